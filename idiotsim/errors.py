@@ -1,0 +1,9 @@
+"""Errors a user can cause. The CLI prints them as one line and exits with code 2."""
+
+
+class UserError(Exception):
+    """Bad user input: a flag, rules file, deck, strategy name or strategy move."""
+
+
+class IllegalMoveError(UserError):
+    """A strategy returned a move the rules do not allow."""

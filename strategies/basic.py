@@ -1,0 +1,50 @@
+"""`basic`: the deterministic reference strategy of RULES.md, exactly."""
+from numba import njit
+
+from idiotsim.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
+from idiotsim.strategy_api import (PICKUP, SIG, TEN, TWO, Strategy, faceup_addable, held_in_source,
+                                   legal_now, play, swap_choice)
+
+# Ranks in the order of the `basic` key: 3 < ... < 9 < J < Q < K < A < 2 < 10.
+KEY_ORDER = (1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 0, 8)
+
+
+@njit(SIG, cache=True)
+def decide(obs, hand, params, rng):
+    seat = obs[SEAT]
+    if obs[DECISION] == SWAP:
+        # The 3 highest by the key lie face-up.
+        chosen = [0, 0, 0]
+        need = 3
+        for i in range(NR - 1, -1, -1):
+            r = KEY_ORDER[i]
+            have = hand[r] + obs[FACEUP + seat * NR + r]
+            while have > 0 and need > 0:
+                need -= 1
+                chosen[need] = r
+                have -= 1
+        return swap_choice(chosen[0], chosen[1], chosen[2])
+    if obs[DECISION] == TURN:
+        # All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up.
+        for i in range(NR - 2):
+            r = KEY_ORDER[i]
+            held = held_in_source(obs, hand, r)
+            if held > 0 and legal_now(obs, r):
+                return play(r, held, faceup_addable(obs, hand, r, held))
+        for r in (TWO, TEN):
+            held = held_in_source(obs, hand, r)
+            if held > 0 and legal_now(obs, r):
+                return play(r, held, faceup_addable(obs, hand, r, held))
+        return PICKUP
+    # Blind phase: the lowest-numbered remaining position.
+    for pos in range(3):
+        if obs[BLIND_PRESENT + seat * 3 + pos]:
+            return pos
+    return 0
+
+
+STRATEGY = Strategy(
+    name="basic",
+    decide=decide,
+    description="RULES.md reference: best 3 face-up; lowest legal rank, all copies; 2s, then 10s; never picks up by choice",
+)
