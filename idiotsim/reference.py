@@ -420,16 +420,27 @@ def match_positions(totals: list) -> list:
     return [1 + sum(t < mine for t in totals) for mine in totals]
 
 
-def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0) -> MatchResult:
-    """Play `rules.rounds` rounds (one deck each, R19/V4) and return results and the trace."""
+def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0, observer=None) -> MatchResult:
+    """Play `rules.rounds` rounds (one deck each, R19/V4) and return results and the trace.
+
+    `observer(event, round)`, if given, is called after every event with the
+    live `Round`, so tests can check invariants after each action.
+    """
     n = rules.players
     events: list = []
+
+    def emit(event):
+        events.append(event)
+        if observer is not None:
+            observer(event, rnd)
+
     rngs = [new_state(seed, game, SEAT_STREAM + s) for s in range(n)]
     totals = [0] * n
     rounds = []
     dealer = n - 1  # R7: in round 1 the dealer is seat n-1
+    rnd = None
     for r, deck in enumerate(decks):
-        rnd = Round(rules, deck, seats, rngs, r + 1, dealer, list(totals), game, seed, events.append)
+        rnd = Round(rules, deck, seats, rngs, r + 1, dealer, list(totals), game, seed, emit)
         result = rnd.run()
         rounds.append(result)
         totals = [t + p for t, p in zip(totals, result.places)]
