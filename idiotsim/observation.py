@@ -79,3 +79,12 @@ def rules_to_header(rules, obs) -> None:
     obs[PLAYERS] = rules.players
     for name, off in RULE_OFFSETS.items():
         obs[off] = rules.low_rank_id if name == "low_rank" else int(getattr(rules, name))
+
+
+def checksum(obs, hand) -> int:
+    """FNV-1a over an observation and a hand (the numba engine logs the same), for equality tests."""
+    mask = (1 << 64) - 1
+    h = 1469598103934665603
+    for x in list(obs) + list(hand):
+        h = ((h ^ ((int(x) + 7) & mask)) * 1099511628211) & mask
+    return h

@@ -120,8 +120,10 @@ class MatchResult:
 class Round:
     """One round (R4-R18, R20) of a match."""
 
-    def __init__(self, rules: Rules, deck, seats, rngs, round_no: int, dealer: int, scores, game, seed, emit):
+    def __init__(self, rules: Rules, deck, seats, rngs, round_no: int, dealer: int, scores, game, seed, emit,
+                 obs_log=None):
         self.rules = rules
+        self.obs_log = obs_log
         self.n = rules.players
         self.seats = seats
         self.rngs = rngs
@@ -234,6 +236,8 @@ class Round:
         return self.rules.chance and player.source() == ob.SRC_HAND and bool(self.talon) and bool(self.pile)
 
     def decide(self, seat: int, obs: np.ndarray, hand_counts: np.ndarray) -> int:
+        if self.obs_log is not None:
+            self.obs_log.append(ob.checksum(obs, hand_counts))
         strategy = self.seats[seat]
         return int(strategy.decide.py_func(obs, hand_counts, strategy.params, self.rngs[seat]))
 
@@ -304,7 +308,7 @@ class Round:
             if not self.chance_allowed(player):
                 self.illegal(player.seat, ILLEGAL_CHANCE)
             return self.chance_action(player)
-        if action < 0:
+        if action < 0 or action & 15 >= NUM_RANKS:
             self.illegal(player.seat, ILLEGAL_CODE)
         return self.play_from_source(player, rank=action & 15, count=(action >> 4) & 15, extra=action >> 8)
 
@@ -334,6 +338,8 @@ class Round:
     def blind_action(self, player: Player) -> int:
         """R15: flip one blind card; play it if legal, else take the pile and it."""
         pos = self.decide(player.seat, self.observation(ob.BLIND, player), counts(player.hand))
+        if pos == PICKUP:
+            self.illegal(player.seat, ILLEGAL_BLIND_PICKUP)
         if not 0 <= pos < 3 or player.blind[pos] is None:
             self.illegal(player.seat, ILLEGAL_BLIND_POSITION)
         card, player.blind[pos] = player.blind[pos], None
@@ -420,11 +426,13 @@ def match_positions(totals: list) -> list:
     return [1 + sum(t < mine for t in totals) for mine in totals]
 
 
-def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0, observer=None) -> MatchResult:
+def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0, observer=None,
+               obs_log: list | None = None) -> MatchResult:
     """Play `rules.rounds` rounds (one deck each, R19/V4) and return results and the trace.
 
     `observer(event, round)`, if given, is called after every event with the
-    live `Round`, so tests can check invariants after each action.
+    live `Round`, so tests can check invariants after each action. `obs_log`, if
+    given, receives a checksum of every observation handed to a strategy.
     """
     n = rules.players
     events: list = []
@@ -440,7 +448,7 @@ def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0, observe
     dealer = n - 1  # R7: in round 1 the dealer is seat n-1
     rnd = None
     for r, deck in enumerate(decks):
-        rnd = Round(rules, deck, seats, rngs, r + 1, dealer, list(totals), game, seed, emit)
+        rnd = Round(rules, deck, seats, rngs, r + 1, dealer, list(totals), game, seed, emit, obs_log)
         result = rnd.run()
         rounds.append(result)
         totals = [t + p for t, p in zip(totals, result.places)]

@@ -14,7 +14,9 @@ they agree bit for bit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
+
+from idiotsim.jit import kernel
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -72,25 +74,25 @@ def shuffled_deck(seed: int, game: int, round_index: int, decks: int) -> np.ndar
 _U = np.uint64
 
 
-@njit(types.uint64(types.uint64), cache=True)
+@kernel(types.uint64(types.uint64))
 def nb_mix64(z):
     z = (z ^ (z >> _U(30))) * _U(MIX1)
     z = (z ^ (z >> _U(27))) * _U(MIX2)
     return z ^ (z >> _U(31))
 
 
-@njit(types.uint64(types.int64, types.int64, types.int64), cache=True)
+@kernel(types.uint64(types.int64, types.int64, types.int64))
 def nb_stream_key(seed, game, stream):
     return nb_mix64(nb_mix64(nb_mix64(_U(seed)) + _U(game)) + _U(stream))
 
 
-@njit(types.uint64(types.uint64[::1]), cache=True)
+@kernel(types.uint64(types.uint64[::1]))
 def nb_next_u64(state):
     state[0] = state[0] + _U(GAMMA)
     return nb_mix64(state[0])
 
 
-@njit(types.int64(types.uint64[::1], types.int64), cache=True)
+@kernel(types.int64(types.uint64[::1], types.int64))
 def nb_below(state, n):
     un = _U(n)
     threshold = (_U(4294967296) - un) % un
@@ -100,7 +102,7 @@ def nb_below(state, n):
             return np.int64(m >> _U(32))
 
 
-@njit(types.void(types.int64, types.int64, types.int64, types.int64[::1], types.uint64[::1]), cache=True)
+@kernel(types.void(types.int64, types.int64, types.int64, types.int64[::1], types.uint64[::1]))
 def nb_shuffled_deck(seed, game, round_index, out, state):
     """Fill `out` (52 * decks) with the same shuffle as `shuffled_deck`."""
     n = out.shape[0]

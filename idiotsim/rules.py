@@ -64,7 +64,7 @@ def _validate(r: Rules) -> None:
             if not isinstance(value, bool):
                 bad(f"{name} must be true or false, got {value!r}")
         elif name == "low_rank":
-            if value not in LOW_RANK_CHOICES or isinstance(value, bool):
+            if value not in LOW_RANK_CHOICES or isinstance(value, (bool, float)):
                 bad(f"low_rank must be none, 7 or 9, got {value!r}")
         elif not isinstance(value, int) or isinstance(value, bool):
             bad(f"{name} must be an integer, got {value!r}")
@@ -126,8 +126,13 @@ def load_rules(path: str | None = None, assignments=(), **overrides) -> Rules:
         except tomllib.TOMLDecodeError as e:
             raise UserError(f"rules file {path} is not valid TOML: {e}") from None
         data = data.get("rules", data)
+        if not isinstance(data, dict):
+            raise UserError(f"rules file {path}: [rules] must be a table of NAME = VALUE")
         for name, value in data.items():
-            values[name] = _coerce(name, value)
+            try:
+                values[name] = _coerce(name, value)
+            except UserError as e:
+                raise UserError(f"{e} (in {path})") from None
     for text in assignments:
         name, value = parse_rule_assignment(text)
         values[name] = value

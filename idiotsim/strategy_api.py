@@ -2,7 +2,7 @@
 
 A strategy is one numba function compiled with the signature ``SIG``::
 
-    @njit(SIG, cache=True)
+    @strategy_function          # or @numba.njit(SIG, cache=True) if it allocates
     def decide(obs, hand, params, rng) -> int
 
 - ``obs``: the public observation (see ``idiotsim.observation``), including
@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import os
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, types
+from numba import types
+
+from idiotsim.jit import kernel
 
 from idiotsim.errors import UserError
 from idiotsim.observation import (FACEUP, LAST_HAND_WITH_FACEUP, LOW_RANK, NR, PILE_TOP, SEAT,
@@ -41,39 +44,48 @@ SIG = types.int64(types.int64[::1], types.int64[::1], types.float64[::1], types.
 
 PICKUP = -1
 CHANCE = -2
+
+
+def strategy_function(fn):
+    """Compile a decision function with ``SIG``, cached and without reference counting
+    (fast; see ``idiotsim.jit``). It may not create arrays or lists: use
+    ``numba.njit(SIG, cache=True)`` for one that must."""
+    return kernel(SIG)(fn)
+
+
 TWO = 0
 TEN = 8
 JACK = 9
 
 
-@njit(types.int64(types.int64, types.int64, types.int64), cache=True)
+@kernel(types.int64(types.int64, types.int64, types.int64), inline="always")
 def play(rank, count, extra):
     """A play of `count` cards of `rank` from the source, plus `extra` face-up cards (V11)."""
     return rank | (count << 4) | (extra << 8)
 
 
-@njit(types.int64(types.int64), cache=True)
+@kernel(types.int64(types.int64), inline="always")
 def action_rank(action):
     return action & 15
 
 
-@njit(types.int64(types.int64), cache=True)
+@kernel(types.int64(types.int64), inline="always")
 def action_count(action):
     return (action >> 4) & 15
 
 
-@njit(types.int64(types.int64), cache=True)
+@kernel(types.int64(types.int64), inline="always")
 def action_extra(action):
     return action >> 8
 
 
-@njit(types.int64(types.int64, types.int64, types.int64), cache=True)
+@kernel(types.int64(types.int64, types.int64, types.int64), inline="always")
 def swap_choice(a, b, c):
     """The three ranks to lie face-up."""
     return a + NR * b + NR * NR * c
 
 
-@njit(types.boolean(types.int64, types.int64, types.int64, types.boolean), cache=True)
+@kernel(types.boolean(types.int64, types.int64, types.int64, types.boolean), inline="always")
 def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
     """R10, R11, V1/V2 (low_rank), V6: may `rank` be played on `top` (-1 = empty pile)?"""
     if top < 0 or rank == TWO:
@@ -87,13 +99,13 @@ def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
     return rank >= top
 
 
-@njit(types.boolean(types.int64[::1], types.int64), cache=True)
+@kernel(types.boolean(types.int64[::1], types.int64), inline="always")
 def legal_now(obs, rank):
     """Is `rank` legal on the current pile?"""
     return rank_is_legal(rank, obs[PILE_TOP], obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
 
 
-@njit(types.int64(types.int64[::1], types.int64[::1], types.int64), cache=True)
+@kernel(types.int64(types.int64[::1], types.int64[::1], types.int64), inline="always")
 def held_in_source(obs, hand, rank):
     """Cards of `rank` the player may play from now (R13): hand, else face-up."""
     if obs[SOURCE] == SRC_HAND:
@@ -103,7 +115,7 @@ def held_in_source(obs, hand, rank):
     return 0
 
 
-@njit(types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64), cache=True)
+@kernel(types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64), inline="always")
 def faceup_addable(obs, hand, rank, count):
     """V11: how many face-up cards of `rank` may join a play of `count` from the hand."""
     if obs[LAST_HAND_WITH_FACEUP] == 0 or obs[SOURCE] != SRC_HAND or obs[TALON_SIZE] != 0:
@@ -166,6 +178,8 @@ def _parse_knobs(strategy: Strategy, text: str) -> dict:
             value = float(raw)
         except ValueError:
             raise UserError(f"knob {strategy.name}:{name} takes a number, got {raw!r}") from None
+        if not math.isfinite(value):
+            raise UserError(f"knob {strategy.name}:{name} takes a finite number, got {raw!r}")
         if knob.integer and value != int(value):
             raise UserError(f"knob {strategy.name}:{name} takes an integer, got {raw!r}")
         if not knob.low <= value <= knob.high:
@@ -187,6 +201,10 @@ def _load_from_file(path: str, name: str) -> Strategy:
     obj = getattr(module, name, None)
     if not isinstance(obj, Strategy):
         raise UserError(f"{path} defines no Strategy named {name!r}")
+    signatures = getattr(obj.decide, "signatures", None)
+    if not signatures or tuple(signatures[0]) != tuple(SIG.args):
+        raise UserError(f"strategy {name!r} in {path}: decide must be compiled with "
+                        "@strategy_function (or numba.njit(SIG)) from idiotsim.strategy_api")
     return obj
 
 

@@ -1,37 +1,32 @@
 """`basic`: the deterministic reference strategy of RULES.md, exactly."""
-from numba import njit
+import numpy as np
 
 from idiotsim.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
-from idiotsim.strategy_api import (PICKUP, SIG, TEN, TWO, Strategy, faceup_addable, held_in_source,
-                                   legal_now, play, swap_choice)
+from idiotsim.strategy_api import (PICKUP, TEN, TWO, Strategy, faceup_addable, held_in_source, legal_now,
+                                   play, strategy_function)
 
 # Ranks in the order of the `basic` key: 3 < ... < 9 < J < Q < K < A < 2 < 10.
-KEY_ORDER = (1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 0, 8)
+KEY_ORDER = np.array([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, TWO, TEN], dtype=np.int64)
 
 
-@njit(SIG, cache=True)
+@strategy_function
 def decide(obs, hand, params, rng):
     seat = obs[SEAT]
     if obs[DECISION] == SWAP:
-        # The 3 highest by the key lie face-up.
-        chosen = [0, 0, 0]
+        # The 3 highest cards by the key lie face-up.
+        choice = 0
         need = 3
         for i in range(NR - 1, -1, -1):
             r = KEY_ORDER[i]
-            have = hand[r] + obs[FACEUP + seat * NR + r]
-            while have > 0 and need > 0:
-                need -= 1
-                chosen[need] = r
-                have -= 1
-        return swap_choice(chosen[0], chosen[1], chosen[2])
+            for _ in range(hand[r] + obs[FACEUP + seat * NR + r]):
+                if need > 0:
+                    choice = choice * NR + r
+                    need -= 1
+        return choice
     if obs[DECISION] == TURN:
         # All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up.
-        for i in range(NR - 2):
+        for i in range(NR):
             r = KEY_ORDER[i]
-            held = held_in_source(obs, hand, r)
-            if held > 0 and legal_now(obs, r):
-                return play(r, held, faceup_addable(obs, hand, r, held))
-        for r in (TWO, TEN):
             held = held_in_source(obs, hand, r)
             if held > 0 and legal_now(obs, r):
                 return play(r, held, faceup_addable(obs, hand, r, held))

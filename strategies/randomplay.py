@@ -1,14 +1,25 @@
 """`random`: uniform over the legal moves, from the seat's own seeded stream."""
-from numba import njit
+from idiotsim.jit import kernel
 
 from idiotsim.observation import (BLIND_PRESENT, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP,
                                   MUST_PLAY, NR, SEAT, SWAP, TURN)
 from idiotsim.rng import nb_below
 from idiotsim.strategy_api import (CHANCE, PICKUP, SIG, Strategy, faceup_addable, held_in_source,
-                                   legal_now, play, swap_choice)
+                                   legal_now, play, strategy_function, swap_choice)
 
 
-@njit(SIG, cache=True)
+@kernel
+def _nth_card(obs, hand, k):
+    """The rank of the k-th (0-based) of the player's 6 cards in rank order, during the swap."""
+    seat = obs[SEAT]
+    for r in range(NR):
+        k -= hand[r] + obs[FACEUP + seat * NR + r]
+        if k < 0:
+            return r
+    return 0
+
+
+@kernel(SIG)
 def _choose_turn(obs, hand, params, rng):
     """Every legal move counted in a fixed order, then one drawn uniformly."""
     total = 0
@@ -40,24 +51,19 @@ def _choose_turn(obs, hand, params, rng):
     return PICKUP
 
 
-@njit(SIG, cache=True)
+@strategy_function
 def decide(obs, hand, params, rng):
     seat = obs[SEAT]
     if obs[DECISION] == SWAP:
-        # The 6 cards by rank id; one of the C(6,3) = 20 sets of positions, uniformly.
-        cards = [0, 0, 0, 0, 0, 0]
-        k = 0
-        for r in range(NR):
-            for _ in range(hand[r] + obs[FACEUP + seat * NR + r]):
-                cards[k] = r
-                k += 1
+        # The 6 cards in rank order; one of the C(6,3) = 20 sets of positions, uniformly.
         pick = nb_below(rng, 20)
         n = 0
         for a in range(6):
             for b in range(a + 1, 6):
                 for c in range(b + 1, 6):
                     if n == pick:
-                        return swap_choice(cards[a], cards[b], cards[c])
+                        return swap_choice(_nth_card(obs, hand, a), _nth_card(obs, hand, b),
+                                           _nth_card(obs, hand, c))
                     n += 1
     if obs[DECISION] == TURN:
         return _choose_turn(obs, hand, params, rng)

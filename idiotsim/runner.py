@@ -1,0 +1,69 @@
+"""`idiotsim run`: play games on the numba engine and stream them to Parquet."""
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+from pathlib import Path
+
+from idiotsim import __version__
+from idiotsim.cards import format_deck
+from idiotsim.errors import UserError
+from idiotsim.results import games_frame, write_atomic
+from idiotsim.rng import shuffled_deck
+from idiotsim.rules import Rules
+from idiotsim.simulate import play_games
+
+CHUNK_GAMES = 500_000  # rows per Parquet file (>= 100k keeps files efficient)
+MANIFEST = "run.json"
+
+
+def check_out_dir(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
+    if out.is_dir() and any(out.glob("*.parquet")) and not force:
+        raise UserError(f"--out {out} already holds results; choose another folder or pass --force to replace them")
+
+
+def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_games: int = CHUNK_GAMES,
+        force: bool = False, on_chunk=None) -> Path:
+    """Play `games` games (or the given decks, `rules.rounds` per game) into `out_dir`.
+
+    All chunks are staged in a hidden folder and moved into place only when every
+    game has played, so an illegal move or an interrupt leaves no partial result.
+    """
+    out = Path(out_dir)
+    check_out_dir(out, force)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = out / f".staging-{uuid.uuid4().hex}"
+    staging.mkdir()
+    labels = [s.label for s in seats]
+    try:
+        for start in range(0, games, chunk_games):
+            n = min(chunk_games, games - start)
+            chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
+            batch = play_games(rules, seats, seed, start, n, chunk_decks)
+            write_atomic(games_frame(start, seed, labels, batch), staging / chunk_name(start))
+            if on_chunk:
+                on_chunk(n)
+        for old in out.glob("*.parquet"):
+            old.unlink()
+        for part in sorted(staging.glob("*.parquet")):
+            part.rename(out / part.name)
+        manifest = {"command": "run", "version": __version__, "seed": seed, "games": games,
+                    "strategies": labels, "rules": rules.as_dict(), "decks_given": decks is not None}
+        (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return out
+
+
+def chunk_name(first_game: int) -> str:
+    return f"games-{first_game:012d}.parquet"
+
+
+def deal_lines(rules: Rules, seed: int, games: int, first_game: int = 0):
+    """The decks that `run --seed` plays, one per line (rounds lines per game)."""
+    for g in range(first_game, first_game + games):
+        for r in range(rules.rounds):
+            yield format_deck(shuffled_deck(seed, g, r, rules.decks))
