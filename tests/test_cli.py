@@ -427,7 +427,7 @@ def test_bad_rule_values(capsys, assignment, message):
     ("[rules]\nplayers = 3.5\n", "players must be an integer, got 3.5"),
     ("[rules]\nchance = 1\n", "chance must be true or false, got 1"),
     ("[rules]\nplayers = \"four\"\n", "rule players takes an integer"),
-    ("rules = 5\n", "'rules' must be a table"),
+    ("rules = 5\n", "[rules] must be a table"),
 ])
 def test_bad_rules_file(capsys, tmp_path, text, message):
     path = tmp_path / "rules.toml"
