@@ -34,7 +34,8 @@ from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_P
                                    ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
                                    PICKUP, SIG, rank_is_legal)
 
-STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_PLAYERS)
+MAX_STRATEGIES = 32  # distinct strategies one batch can seat
+STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
 TWO, SIX, TEN = 0, 4, 8
 HAND_TARGET = 3
 # The `basic` key order of ranks, for sorting the swap event's lists.
@@ -43,7 +44,8 @@ BASIC_KEY = np.array([11, 0, 1, 2, 3, 4, 5, 6, 12, 7, 8, 9, 10], dtype=np.int64)
 # game scalars
 (TALON_POS, TALON_LEN, NEXT_PLACE, PLAYERS_IN, BURNS, PICKUPS, TOTAL_ACTIONS, STALLED, ERROR, ERROR_SEAT,
  N_EVENTS, N_OBS, RECORD) = range(13)
-GAME_SIZE = 16
+SEAT_STRATEGY = 16  # game[SEAT_STRATEGY + seat]: index into the strategy tuple of the seat's strategy
+GAME_SIZE = SEAT_STRATEGY + MAX_PLAYERS
 
 # trace event records: [kind, round, seat, ...]
 EV_SWAP, EV_PLAY, EV_PICKUP, EV_OUT, EV_END = range(5)
@@ -86,7 +88,8 @@ def _ask(fns, params, rngs, obs, hands, seat, game, obs_log):
         if k < obs_log.shape[0]:
             obs_log[k] = obs_checksum(obs, hands[seat])
             game[N_OBS] = k + 1
-    return fns[seat](obs, hands[seat], params[seat], rngs[seat])
+    k = game[SEAT_STRATEGY + seat]
+    return fns[k](obs, hands[seat], params[k], rngs[seat])
 
 
 @kernel(inline="always")
@@ -104,8 +107,9 @@ def _legal(obs, rank):
 @kernel(inline="always")
 def _next_seat(obs, seat, n):
     """R4: to the left, skipping players who are out."""
-    for i in range(1, n + 1):
-        s = (seat + i) % n
+    s = seat
+    for _ in range(n):
+        s = s + 1 if s + 1 < n else 0
         if obs[ob.PLACE + s] == 0:
             return s
     return seat
@@ -368,8 +372,16 @@ def _final_places(obs, game, n, stalled, starter):
 @kernel
 def _play_round(fns, params, rngs, obs, hands, blind, faceup, talon, deck, game, trace, obs_log, n, dealer, rnd):
     """One round (R4-R18, R20). Returns 0, or -1 on an illegal move."""
-    for i in range(ob.FACEUP, ob.SCORE):
-        obs[i] = 0
+    for i in range(n * NR):  # seats past n are never written, so stay 0
+        obs[ob.FACEUP + i] = 0
+        obs[ob.KNOWN + i] = 0
+    for i in range(3 * n):
+        obs[ob.BLIND_PRESENT + i] = 0
+    for p in range(n):
+        obs[ob.HAND_SIZE + p] = 0
+        obs[ob.FACEUP_SIZE + p] = 0
+        obs[ob.BLIND_SIZE + p] = 0
+        obs[ob.PLACE + p] = 0
     for i in range(ob.PILE_COUNTS, OBS_SIZE):
         obs[i] = 0
     for p in range(MAX_PLAYERS):
@@ -443,19 +455,22 @@ def _play_round(fns, params, rngs, obs, hands, blind, faceup, talon, deck, game,
 
 
 @kernel
-def play_match(fns, params, rngs, header, seed, game_index, decks, first_deck, obs, hands, blind, faceup,
-               talon, deck, game, trace, obs_log, places):
-    """A match of ``rounds`` rounds (R19, V4, V8). Decks come from `decks` rows starting at
-    `first_deck` when it is >= 0, else from the (seed, game) shuffle streams."""
+def play_match(fns, params, rngs, header, seed, game_index, deal_index, seating, decks, first_deck, obs, hands,
+               blind, faceup, talon, deck, game, trace, obs_log, places):
+    """A match of ``rounds`` rounds (R19, V4, V8); seat s plays strategy ``fns[seating[s]]``.
+
+    Decks come from `decks` rows starting at `first_deck` when it is >= 0, else from the
+    (seed, deal_index) shuffle streams; strategies draw from (seed, game_index) streams."""
     n = header[ob.PLAYERS]
     rounds = header[ob.ROUNDS]
-    for i in range(OBS_SIZE):
-        obs[i] = header[i]
+    for i in range(OBS_SIZE):  # rules from the header; every other field is set by the rounds
+        obs[i] = header[i] if i < ob.HEADER_SIZE else 0
     record = game[RECORD]
     for i in range(GAME_SIZE):
         game[i] = 0
     game[RECORD] = record
     for s in range(n):
+        game[SEAT_STRATEGY + s] = seating[s]
         rngs[s, 0] = nb_stream_key(seed, game_index, SEAT_STREAM + s)
     dealer = n - 1  # R7
     for rnd in range(rounds):
@@ -463,7 +478,7 @@ def play_match(fns, params, rngs, header, seed, game_index, decks, first_deck, o
             for i in range(deck.shape[0]):
                 deck[i] = decks[first_deck + rnd, i]
         else:
-            nb_shuffled_deck(seed, game_index, rnd, deck, rngs[n])
+            nb_shuffled_deck(seed, deal_index, rnd, deck, rngs[n])
         if _play_round(fns, params, rngs, obs, hands, blind, faceup, talon, deck, game, trace, obs_log,
                        n, dealer, rnd + 1) < 0:
             return -1
@@ -482,33 +497,27 @@ def play_match(fns, params, rngs, header, seed, game_index, decks, first_deck, o
     return 0
 
 
-def new_state(header):
-    """Working arrays for one game at a time."""
-    decks = header[ob.DECKS]
-    return dict(
-        obs=np.zeros(OBS_SIZE, dtype=np.int64),
-        hands=np.zeros((MAX_PLAYERS, NR), dtype=np.int64),
-        blind=np.zeros((MAX_PLAYERS, 3), dtype=np.int64),
-        faceup=np.zeros((MAX_PLAYERS, NR), dtype=np.int64),
-        talon=np.zeros(52 * decks, dtype=np.int64),
-        deck=np.zeros(52 * decks, dtype=np.int64),
-        game=np.zeros(GAME_SIZE, dtype=np.int64),
-        rngs=np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64),
-    )
+BATCH_SIG = types.void(
+    STRATEGY_TUPLE, types.float64[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.int64[::1],
+    types.int8[:, ::1], types.int64[:, ::1], types.int64,
+    types.int8[:, ::1], types.int32[::1], types.int16[::1], types.int16[::1], types.int8[::1], types.int64[::1])
 
 
-@njit(cache=True, parallel=True)
-def play_batch(fns, params, header, seed, first_game, n_games, decks, block,
+@njit(BATCH_SIG, cache=True, parallel=True)
+def play_batch(fns, params, header, seed, game_ids, deal_ids, seating, decks, block,
                places, actions, burns, pickups, stalled, errors):
-    """Play games first_game .. first_game + n_games - 1 in parallel blocks of `block` games.
+    """Play the games ``game_ids[i]`` in parallel blocks of `block` games.
 
-    `decks` holds rounds x n_games deck rows when given (non-empty), else games shuffle
-    their own decks. Results go into the output arrays, indexed from 0; `errors[i]` holds
+    Game i deals from ``deal_ids[i]``'s shuffle (or from `decks` rows i * rounds ...
+    when `decks` is not empty) and seats strategy ``fns[seating[i, s]]`` at seat s.
+    Results go into the output arrays at index i; ``errors[i]`` holds
     reason * 16 + seat of an illegal move (0 when none).
     """
+    n_games = game_ids.shape[0]
     n_blocks = (n_games + block - 1) // block
     n_cards = 52 * header[ob.DECKS]
     rounds = header[ob.ROUNDS]
+    n = header[ob.PLAYERS]
     use_decks = decks.shape[0] > 0
     for b in prange(n_blocks):
         obs = np.zeros(OBS_SIZE, dtype=np.int64)
@@ -522,15 +531,18 @@ def play_batch(fns, params, header, seed, first_game, n_games, decks, block,
         trace = np.zeros((1, EV_WIDTH), dtype=np.int64)
         obs_log = np.zeros(1, dtype=np.uint64)
         place = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        seats = np.zeros(MAX_PLAYERS, dtype=np.int64)
         stop = min(n_games, (b + 1) * block)
         for i in range(b * block, stop):
+            for s in range(n):
+                seats[s] = seating[i, s]
             first_deck = i * rounds if use_decks else -1
-            result = play_match(fns, params, rngs, header, seed, first_game + i, decks, first_deck, obs, hands,
-                                blind, faceup, talon, deck, game, trace, obs_log, place)
+            result = play_match(fns, params, rngs, header, seed, game_ids[i], deal_ids[i], seats, decks, first_deck,
+                                obs, hands, blind, faceup, talon, deck, game, trace, obs_log, place)
             if result < 0:
                 errors[i] = game[ERROR] * 16 + game[ERROR_SEAT]
                 continue
-            for p in range(header[ob.PLAYERS]):
+            for p in range(n):
                 places[i, p] = place[p]
             actions[i] = game[TOTAL_ACTIONS]
             burns[i] = game[BURNS]
@@ -538,8 +550,15 @@ def play_batch(fns, params, header, seed, first_game, n_games, decks, block,
             stalled[i] = game[STALLED]
 
 
-@njit(cache=True)
-def trace_match(fns, params, header, seed, game_index, decks, first_deck, trace, obs_log, places, game):
+TRACE_SIG = types.int64(
+    STRATEGY_TUPLE, types.float64[:, ::1], types.int64[::1], types.int64, types.int64, types.int64,
+    types.int64[::1], types.int64[:, ::1], types.int64, types.int64[:, ::1], types.uint64[::1],
+    types.int64[::1], types.int64[::1])
+
+
+@njit(TRACE_SIG, cache=True)
+def trace_match(fns, params, header, seed, game_index, deal_index, seating, decks, first_deck, trace, obs_log,
+                places, game):
     """One match with recording on (for `trace --engine numba` and the equality tests)."""
     n_cards = 52 * header[ob.DECKS]
     obs = np.zeros(OBS_SIZE, dtype=np.int64)
@@ -550,5 +569,5 @@ def trace_match(fns, params, header, seed, game_index, decks, first_deck, trace,
     deck = np.zeros(n_cards, dtype=np.int64)
     rngs = np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64)
     game[RECORD] = 1
-    return play_match(fns, params, rngs, header, seed, game_index, decks, first_deck, obs, hands, blind,
-                      faceup, talon, deck, game, trace, obs_log, places)
+    return play_match(fns, params, rngs, header, seed, game_index, deal_index, seating, decks, first_deck, obs,
+                      hands, blind, faceup, talon, deck, game, trace, obs_log, places)

@@ -6,8 +6,7 @@ import numpy as np
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.cards import RANK_NAMES
-from idiotsim.errors import IllegalMoveError
-from idiotsim.observation import MAX_PLAYERS
+from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.reference import illegal_message
 from idiotsim.rules import Rules
 
@@ -20,14 +19,16 @@ def rules_header(rules: Rules) -> np.ndarray:
     return header
 
 
-def engine_inputs(rules: Rules, seats) -> tuple:
-    """The strategy tuple (padded to MAX_PLAYERS seats), the params matrix and the rules header."""
-    fns = tuple(s.decide for s in seats) + (seats[0].decide,) * (MAX_PLAYERS - len(seats))
-    width = max([len(s.params) for s in seats] + [1])
-    params = np.zeros((MAX_PLAYERS, width), dtype=np.float64)
-    for i, s in enumerate(seats):
+def strategy_inputs(strategies) -> tuple:
+    """The strategy tuple (padded to MAX_STRATEGIES) and the knob matrix, one row per strategy."""
+    if len(strategies) > en.MAX_STRATEGIES:
+        raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
+    fns = tuple(s.decide for s in strategies) + (strategies[0].decide,) * (en.MAX_STRATEGIES - len(strategies))
+    width = max([len(s.params) for s in strategies] + [1])
+    params = np.zeros((en.MAX_STRATEGIES, width), dtype=np.float64)
+    for i, s in enumerate(strategies):
         params[i, : len(s.params)] = s.params
-    return fns, params, rules_header(rules)
+    return fns, params
 
 
 def deck_matrix(decks, rules: Rules) -> np.ndarray:
@@ -36,42 +37,60 @@ def deck_matrix(decks, rules: Rules) -> np.ndarray:
     return np.ascontiguousarray(np.stack(decks).astype(np.int64))
 
 
-def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, decks=None,
-               block: int = 256) -> dict:
-    """Play a batch on the numba engine; returns per-game result arrays.
+def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating, decks=None,
+                block: int = 256) -> dict:
+    """Play games on the numba engine, seat s of game i playing ``strategies[seating[i, s]]``.
 
-    With `decks` (rounds x n_games deck arrays, in order) the games play those
-    decks; otherwise game i shuffles its own from (seed, first_game + i).
-    Raises IllegalMoveError naming the first game (by index) with an illegal move.
+    Game i shuffles its decks from (seed, deal_ids[i]) unless `decks` (rounds rows per
+    game, in order) is given; its strategies draw from (seed, game_ids[i]) streams.
+    Raises IllegalMoveError naming the first game (in order) with an illegal move.
     """
-    fns, params, header = engine_inputs(rules, seats)
-    places = np.zeros((n_games, rules.players), dtype=np.int64)
-    actions = np.zeros(n_games, dtype=np.int64)
-    burns = np.zeros(n_games, dtype=np.int64)
-    pickups = np.zeros(n_games, dtype=np.int64)
-    stalled = np.zeros(n_games, dtype=np.int64)
+    fns, params = strategy_inputs(strategies)
+    game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
+    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int8)
+    n_games = len(game_ids)
+    places = np.zeros((n_games, rules.players), dtype=np.int8)
+    actions = np.zeros(n_games, dtype=np.int32)
+    burns = np.zeros(n_games, dtype=np.int16)
+    pickups = np.zeros(n_games, dtype=np.int16)
+    stalled = np.zeros(n_games, dtype=np.int8)
     errors = np.zeros(n_games, dtype=np.int64)
-    en.play_batch(fns, params, header, seed, first_game, n_games, deck_matrix(decks, rules), block,
-                  places, actions, burns, pickups, stalled, errors)
+    en.play_batch(fns, params, rules_header(rules), seed, game_ids, deal_ids, seating, deck_matrix(decks, rules),
+                  block, places, actions, burns, pickups, stalled, errors)
     bad = np.flatnonzero(errors)
     if len(bad):
         i = int(bad[0])
         seat = int(errors[i] % 16)
-        raise IllegalMoveError(illegal_message(seats[seat].label, seat, first_game + i, seed, int(errors[i] // 16)))
+        label = strategies[seating[i, seat]].label
+        raise IllegalMoveError(illegal_message(label, seat, int(game_ids[i]), seed, int(errors[i] // 16)))
     return dict(places=places, actions=actions, burns=burns, pickups=pickups, stalled=stalled.astype(bool))
 
 
-def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, max_events: int | None = None):
+def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, decks=None,
+               block: int = 256) -> dict:
+    """Games first_game .. first_game + n_games - 1 with a fixed strategy per seat.
+
+    Game g deals from (seed, g) unless `decks` (rounds x n_games decks, in order) is given.
+    """
+    ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    seating = np.tile(np.arange(rules.players, dtype=np.int8), (n_games, 1))
+    return play_seated(rules, seats, seed, ids, ids, seating, decks, block)
+
+
+def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int | None = None,
+               max_events: int | None = None):
     """One match on the numba engine with recording: (events, observation checksums, places)."""
-    fns, params, header = engine_inputs(rules, seats)
+    fns, params = strategy_inputs(seats)
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     trace = np.zeros((capacity, en.EV_WIDTH), dtype=np.int64)
     obs_log = np.zeros(capacity + rules.players * rules.rounds, dtype=np.uint64)
-    places = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
     state = np.zeros(en.GAME_SIZE, dtype=np.int64)
+    seating = np.arange(ob.MAX_PLAYERS, dtype=np.int64) % len(seats)
     matrix = deck_matrix(decks, rules)
-    result = en.trace_match(fns, params, header, seed, game, matrix, 0 if len(matrix) else -1,
-                            trace, obs_log, places, state)
+    result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal, seating,
+                            matrix, 0 if len(matrix) else -1, trace, obs_log, places, state)
     if result < 0:
         seat = int(state[en.ERROR_SEAT])
         raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[en.ERROR])))
