@@ -231,12 +231,9 @@ def load_strategy(spec: str) -> SeatStrategy:
     return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
 
 
-def load_strategies(text: str, players: int) -> list[SeatStrategy]:
-    """A comma list of strategy specs; one name means every seat plays it.
-
-    Knobs are separated by commas too, so a spec with knobs ends at the next
-    name that is not ``knob=value``.
-    """
+def split_specs(text: str) -> list[str]:
+    """A comma list of strategy specs. Knobs are separated by commas too, so a
+    spec with knobs ends at the next item that is not ``knob=value``."""
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -245,6 +242,12 @@ def load_strategies(text: str, players: int) -> list[SeatStrategy]:
             specs[-1] += "," + part
         else:
             specs.append(part)
+    return specs
+
+
+def load_strategies(text: str, players: int) -> list[SeatStrategy]:
+    """A comma list of strategy specs, one per seat; one name means every seat plays it."""
+    specs = split_specs(text)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
