@@ -228,6 +228,10 @@ GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Numbe
 OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Results folder (Parquet, one file per chunk).")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(
     "--threads", metavar="T", help="Engine threads (default: all cores, or NUMBA_NUM_THREADS).")]
+ClusterOpt = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="tcp://HOST:8786", help="Run the chunks on this Dask scheduler (needs idiotsim[dask]).")]
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", help="Run the chunks on a local Dask cluster of N worker processes.")]
 
 
 def set_threads(threads: int | None) -> None:
@@ -259,6 +263,8 @@ def run(
     rule: RuleOpt = None,
     threads: ThreadsOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Replace results already in --out.")] = False,
+    cluster: ClusterOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Play games on the numba engine; one Parquet row per game; print a placement table."""
     from pathlib import Path
@@ -282,7 +288,11 @@ def run(
     elif games is None:
         raise UserError("give --games G (or --decks FILE)")
     check_games(games)
-    result_dir = runner.run(rules, seats, seed, games, out, decks, force=force)
+    map_chunks = None
+    if cluster is not None or workers is not None:
+        from idiotsim.distributed import dask_map_run
+        map_chunks = dask_map_run(cluster, workers)
+    result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, map_chunks=map_chunks)
     print_seat_table(result_dir, rules.players)
 
 
@@ -385,6 +395,8 @@ def tournament(
         "--independent-deals", help="Give every game its own deal (no duplicate deals; for comparison).")] = False,
     chunk_games: Annotated[int, typer.Option("--chunk-games", metavar="C",
                                              help="Games per Parquet chunk.")] = 500_000,
+    cluster: ClusterOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """A fair tournament: rotated duplicate deals, Parquet results, summary, plots. Resumes if interrupted."""
     from pathlib import Path
@@ -402,7 +414,12 @@ def tournament(
                               seed=seed, rules=rules_fields, field=tuple(split_specs(field)) if field else (),
                               duplicate=not independent, chunk_games=chunk_games)
     Tournament(config)  # validates strategies and lineups before touching --out
-    run_tournament(config, Path(out), force=force, progress=ProgressBar(sys.stderr.isatty()))
+    progress = ProgressBar(sys.stderr.isatty())
+    map_chunks = None
+    if cluster is not None or workers is not None:
+        from idiotsim.distributed import dask_map_chunks
+        map_chunks = dask_map_chunks(cluster, workers, progress)
+    run_tournament(config, Path(out), force=force, progress=progress, map_chunks=map_chunks)
     report_tournament(out)
 
 
@@ -422,7 +439,8 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
     from idiotsim.strategy_api import registry
     names = ",".join(sorted(registry()))
     tournament(out=out, strategies=names, players=4, games=games, seed=2026, field=None, rules_file=None,
-               rule=None, threads=None, force=True, independent=False, chunk_games=500_000)
+               rule=None, threads=None, force=True, independent=False, chunk_games=500_000, cluster=None,
+               workers=None)
 
 
 # ---- pretty trace ------------------------------------------------------------

@@ -12,3 +12,14 @@ from numba import njit
 
 def kernel(*args, **options):
     return njit(*args, cache=True, _nrt=False, error_model="numpy", **options)
+
+
+def _quiet_first_class_warning() -> None:
+    """Strategies are first-class functions by design; numba labels that feature experimental on every compile."""
+    import warnings
+
+    from numba.core.errors import NumbaExperimentalFeatureWarning
+    warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+_quiet_first_class_warning()

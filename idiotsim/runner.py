@@ -26,36 +26,51 @@ def check_out_dir(out: Path, force: bool) -> None:
 
 
 def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_games: int = CHUNK_GAMES,
-        force: bool = False, on_chunk=None) -> Path:
+        force: bool = False, map_chunks=None) -> Path:
     """Play `games` games (or the given decks, `rules.rounds` per game) into `out_dir`.
 
     All chunks are staged in a hidden folder and moved into place only when every
     game has played, so an illegal move or an interrupt leaves no partial result.
+    `map_chunks(staging, tasks)`, if given, plays the chunk tasks elsewhere (Dask).
     """
     out = Path(out_dir)
     check_out_dir(out, force)
     out.mkdir(parents=True, exist_ok=True)
     staging = out / f".staging-{uuid.uuid4().hex}"
     staging.mkdir()
-    labels = [s.label for s in seats]
+    specs = [s.label for s in seats]
+    rules_fields = rules.as_dict()
+    tasks = []
+    for start in range(0, games, chunk_games):
+        n = min(chunk_games, games - start)
+        chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
+        tasks.append((rules_fields, specs, seed, start, n, chunk_decks, str(staging / chunk_name(start))))
     try:
-        for start in range(0, games, chunk_games):
-            n = min(chunk_games, games - start)
-            chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
-            batch = play_games(rules, seats, seed, start, n, chunk_decks)
-            write_atomic(games_frame(start, seed, labels, batch), staging / chunk_name(start))
-            if on_chunk:
-                on_chunk(n)
+        if map_chunks is None:
+            for task in tasks:
+                write_run_chunk(*task[:-1], Path(task[-1]), seats=seats)
+        else:
+            map_chunks(staging, tasks)
         for old in out.glob("*.parquet"):
             old.unlink()
         for part in sorted(staging.glob("*.parquet")):
             part.rename(out / part.name)
         manifest = {"command": "run", "version": __version__, "seed": seed, "games": games,
-                    "strategies": labels, "rules": rules.as_dict(), "decks_given": decks is not None}
+                    "strategies": specs, "rules": rules_fields, "decks_given": decks is not None}
         (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return out
+
+
+def write_run_chunk(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks,
+                    path: Path, seats=None) -> None:
+    """Play games first_game .. first_game + n_games - 1 and write their rows to `path`."""
+    from idiotsim.strategy_api import load_strategy
+    rules = Rules(**rules_fields)
+    seats = seats or [load_strategy(spec) for spec in specs]
+    batch = play_games(rules, seats, seed, first_game, n_games, decks)
+    write_atomic(games_frame(first_game, seed, specs, batch), path)
 
 
 def chunk_name(first_game: int) -> str:
