@@ -436,11 +436,15 @@ DEMO_STRATEGIES = "basic,random"
 def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results folder.")] = "results/demo",
          games: Annotated[int, typer.Option("--games", metavar="G")] = 1_000_000) -> None:
     """The main job: a tournament of the shipped strategies, with its table and plots."""
+    from pathlib import Path
+
     from idiotsim.strategy_api import registry
+    from idiotsim.tournament import MANIFEST
     names = ",".join(sorted(registry()))
+    # Replace an earlier demo (its strategies may have changed), never an unrelated folder.
     tournament(out=out, strategies=names, players=4, games=games, seed=2026, field=None, rules_file=None,
-               rule=None, threads=None, force=True, independent=False, chunk_games=500_000, cluster=None,
-               workers=None)
+               rule=None, threads=None, force=(Path(out) / MANIFEST).exists(), independent=False,
+               chunk_games=500_000, cluster=None, workers=None)
 
 
 # ---- pretty trace ------------------------------------------------------------

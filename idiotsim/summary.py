@@ -68,6 +68,19 @@ def ratio_ci(y: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     return r, r - half, r + half
 
 
+def ratio_difference_ci(y_a, n_a, y_b, n_b) -> tuple[float, float, float]:
+    """sum(y_b)/sum(n_b) - sum(y_a)/sum(n_a) over the same clusters, with a cluster-robust 95% interval."""
+    y_a, n_a, y_b, n_b = (np.asarray(v, dtype=float) for v in (y_a, n_a, y_b, n_b))
+    r_a, r_b = y_a.sum() / n_a.sum(), y_b.sum() / n_b.sum()
+    diff = r_b - r_a
+    d = len(n_a)
+    if d < 2:
+        return diff, float("nan"), float("nan")
+    u = (y_b - r_b * n_b) / n_b.mean() - (y_a - r_a * n_a) / n_a.mean()  # linearised per-cluster residuals
+    half = t95(d - 1) * math.sqrt((u ** 2).sum() / (d * (d - 1)))
+    return diff, diff - half, diff + half
+
+
 def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     x = x[~np.isnan(x)]
     if len(x) == 0:
@@ -151,9 +164,10 @@ def _strategy_table(per_cluster: pl.DataFrame, clusters: int):
         wins, idiots = int(group["wins"].sum()), int(group["idiots"].sum())
         w_lo, w_hi = wilson(wins, total)
         i_lo, i_hi = wilson(idiots, total)
-        series = np.full(clusters, np.nan)
-        series[group["cluster"].to_numpy()] = group["place_sum"].to_numpy() / np.maximum(n_c, 1)
-        means[name] = series
+        y_series, n_series = np.zeros(clusters), np.zeros(clusters)
+        y_series[group["cluster"].to_numpy()] = group["place_sum"].to_numpy()
+        n_series[group["cluster"].to_numpy()] = n_c
+        means[name] = (y_series, n_series)
         rows.append(dict(strategy=name, games=total, mean_place=mean, mean_place_lo=lo, mean_place_hi=hi,
                          win_rate=wins / total, win_lo=w_lo, win_hi=w_hi, idiot_rate=idiots / total,
                          idiot_lo=i_lo, idiot_hi=i_hi, stall_rate=int(group["stalls"].sum()) / total))
@@ -167,7 +181,9 @@ def _differences(strategies: pl.DataFrame, means: dict) -> pl.DataFrame:
     names = strategies["strategy"].to_list()
     rows = []
     for a, b in zip(names, names[1:]):
-        diff, lo, hi = mean_ci(means[b] - means[a])
+        (y_a, n_a), (y_b, n_b) = means[a], means[b]
+        both = (n_a > 0) & (n_b > 0)
+        diff, lo, hi = ratio_difference_ci(y_a[both], n_a[both], y_b[both], n_b[both])
         rows.append(dict(better=a, worse=b, difference=diff, lo=lo, hi=hi,
                          significant=bool(lo > 0 or hi < 0) if not math.isnan(lo) else False))
     schema = {"better": pl.String, "worse": pl.String, "difference": pl.Float64, "lo": pl.Float64,

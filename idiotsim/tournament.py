@@ -241,6 +241,8 @@ def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progr
     out = Path(out_dir)
     tournament = Tournament(config)
     prepare_out_dir(out, config, force)
+    for stale in out.glob(".chunk-*.tmp"):  # left by a run killed while writing a chunk
+        stale.unlink()
     finished = finished_chunks(out, tournament)
     write_manifest(out, config, tournament, finished)
     todo = [c for c in range(tournament.chunks) if c not in finished]
