@@ -575,5 +575,10 @@ def strategies_command() -> None:
     Console().print(table)
 
 
+from idiotsim.report_cli import register as _register_report  # noqa: E402
+
+_register_report(app)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -29,6 +29,7 @@ import importlib
 import importlib.util
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -194,6 +195,7 @@ def _load_from_file(path: str, name: str) -> Strategy:
     mod_name = "idiotsim_user_" + os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module  # numba's cache finds the module again in a later process
     try:
         spec.loader.exec_module(module)
     except Exception as e:  # a user's file may fail in any way; report it in one line

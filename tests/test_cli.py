@@ -291,7 +291,9 @@ def test_strategies_table(capsys):
     out = ok(capsys, "strategies")
     rows = {line.split("│")[1].strip(): line for line in out.splitlines()
             if line.startswith("│") and line.split("│")[1].strip()}
-    assert set(rows) == {"basic", "random"}
+    from strategies import STRATEGIES
+    assert set(rows) == set(STRATEGIES)
+    assert {"basic", "random", "heuristic", "counter"} <= set(rows)
     assert "RULES.md reference" in rows["basic"]
     # stochastic: basic no, random yes; neither counts cards; no knobs.
     assert [c.strip() for c in rows["basic"].split("│")[3:6]] == ["no", "no", "-"]

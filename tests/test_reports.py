@@ -1,0 +1,354 @@
+"""Paired experiments and reports (idiotsim.experiment, `idiotsim report`).
+
+- the paired analysis recovers a known effect from synthetic data;
+- A/A experiments: exactly 0 with shared random streams; with independent
+  streams the 95% CI covers 0 about 95% of the time over 200 seeds;
+- reports regenerate byte for byte (Markdown, CSV, PNG) and do not depend on
+  the chunk size;
+- seat rotation deals the right cards;
+- malformed specs fail with one line naming the file and the field (exit 2).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from idiotsim import cli
+from idiotsim import experiment as ex
+from idiotsim.report_cli import register
+from idiotsim.rng import shuffled_deck
+from idiotsim.rules import Rules
+from idiotsim.simulate import play_seated
+from idiotsim.strategy_api import load_strategy
+
+register(cli.app)  # idempotent: cli.py may register the command itself
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+
+PAIRED = """\
+title = "small paired test"
+question = "Does laying 10s face-up help?"
+treatment = "heuristic:swap=1"
+control = "heuristic:swap=2"
+treatment_label = "Laying 10s face-up"
+control_label = "keeping them in hand"
+opponents = ["basic", "random"]
+players = 3
+games = 1200
+seed = 5
+
+[sweep]
+knob = "burn_min"
+values = [104, 4]
+"""
+
+SEATS = """\
+title = "small seats test"
+question = "Does seat 0 win more?"
+design = "seats"
+strategy = "basic"
+players = 3
+games = 900
+seed = 9
+
+[[sweep.variants]]
+label = "canonical"
+
+[[sweep.variants]]
+label = "7 low"
+rules = { low_rank = 7 }
+
+[[sweep.variants]]
+label = "two decks"
+rules = { decks = 2 }
+"""
+
+AA = """\
+question = "A/A"
+treatment = "basic"
+control = "basic"
+opponents = ["random", "basic"]
+players = 3
+games = 600
+seed = 0
+streams = "{streams}"
+"""
+
+
+def run_cli(capsys, *args):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([str(a) for a in args])
+    out = capsys.readouterr()
+    return exit_info.value.code, out.out, out.err
+
+
+def write(tmp_path, name, text) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# ---- statistics ------------------------------------------------------------------
+
+def test_moments_are_exact_and_match_numpy():
+    rng = np.random.default_rng(1)
+    x = rng.integers(-12, 13, size=10_001)
+    m = ex.Moments()
+    for part in np.array_split(x, 7):
+        m.add(part)
+    assert m.n == len(x) and m.s1 == int(x.sum())
+    assert m.mean() == pytest.approx(x.mean())
+    assert m.var() == pytest.approx(x.var(ddof=1), rel=1e-12)
+
+
+def test_paired_analysis_recovers_a_known_effect():
+    """Synthetic places: control uniform over 1..4; the treatment moves up one place
+    with probability q when it can. True effect = -q * 3/4 places."""
+    rng = np.random.default_rng(7)
+    n, deals, q = 4, 20_000, 0.2
+    st = ex.PairedStats(n)
+    pc = rng.integers(1, n + 1, size=(deals, n))
+    up = (rng.random((deals, n)) < q) & (pc > 1)
+    pt = pc - up
+    zeros = np.zeros((deals, n), dtype=np.int64)
+    st.add(pt, pc, zeros, zeros, zeros, zeros)
+    r = ex.analyse_paired(st)
+    true = -q * (n - 1) / n
+    assert r["diff_lo"] <= true <= r["diff_hi"]
+    assert r["diff_p"] < 1e-6
+    # win rate: from place 2 to 1 with probability q: +q/4 wins
+    assert r["win_lo"] <= q / n <= r["win_hi"]
+    # pairing helps a lot here: the two arms are almost equal game by game
+    assert r["variance_reduction"] > 5
+    assert r["deals"] == deals and r["seat_games"] == deals * n
+
+
+def test_interval_on_normal_data_covers_the_mean():
+    rng = np.random.default_rng(3)
+    covered = 0
+    for _ in range(400):
+        m = ex.Moments()
+        m.add(np.round(rng.normal(2.0, 10.0, size=60)).astype(np.int64))
+        r = ex.interval(m, 1)
+        covered += r["lo"] <= 2.0 <= r["hi"]
+    assert 0.91 <= covered / 400 <= 0.985
+
+
+# ---- A/A experiments ---------------------------------------------------------------
+
+def test_aa_with_shared_streams_is_exactly_zero(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "aa.toml", AA.format(streams="shared")))
+    r = ex.analyse(ex.run_experiment(spec))[0]
+    assert r["diff"] == 0 and r["diff_lo"] == 0 and r["diff_hi"] == 0 and r["win_diff"] == 0
+    assert r["diff_p"] == 1.0 and math.isinf(r["variance_reduction"])
+    assert "no significant difference" in ex.headline(spec, [r])
+
+
+def test_aa_ci_covers_zero_about_95_percent_of_the_time(tmp_path):
+    """200 small A/A experiments whose arms draw independent random numbers (the
+    random opponent plays differently in the two games of a pair): a true null."""
+    spec = ex.load_spec(write(tmp_path, "aa.toml", AA.format(streams="independent")))
+    covered = covered_win = 0
+    runs = 200
+    for seed in range(runs):
+        r = ex.analyse(ex.run_experiment(dataclasses.replace(spec, seed=seed)))[0]
+        assert r["diff_lo"] < r["diff_hi"]
+        covered += r["diff_lo"] <= 0 <= r["diff_hi"]
+        covered_win += r["win_lo"] <= 0 <= r["win_hi"]
+    # Binomial(200, 0.95): 88%..99% holds with probability > 0.999
+    assert 0.88 <= covered / runs <= 0.99
+    assert 0.88 <= covered_win / runs <= 0.99
+
+
+# ---- seats: rotated deals --------------------------------------------------------------
+
+def test_rotated_decks_move_each_hand_to_its_seat():
+    rules = Rules(players=4)
+    deals = np.array([3, 3, 11], dtype=np.int64)
+    rotations = np.array([0, 1, 3], dtype=np.int64)
+    decks = ex.rotated_decks(rules, 42, deals, rotations)
+    n = rules.players
+    for row, (d, r) in enumerate(zip(deals, rotations)):
+        deck = shuffled_deck(42, int(d), 0, 1)
+        for h in range(n):
+            t = (h + r) % n
+            for part in range(3):
+                assert list(decks[row, 3 * n * part + 3 * t: 3 * n * part + 3 * t + 3]) == \
+                    list(deck[3 * n * part + 3 * h: 3 * n * part + 3 * h + 3])
+        assert list(decks[row, 9 * n:]) == list(deck[9 * n:])  # the talon is unchanged
+        assert sorted(decks[row]) == list(range(52))
+
+
+def test_rotation_zero_plays_the_seed_deal():
+    rules = Rules(players=3)
+    strategies = [load_strategy("basic")]
+    ids = np.arange(50, dtype=np.int64)
+    seating = np.zeros((50, 3), dtype=np.int8)
+    plain = play_seated(rules, strategies, 8, ids, ids, seating)
+    rotated = play_seated(rules, strategies, 8, ids, ids, seating,
+                          decks=ex.rotated_decks(rules, 8, ids, np.zeros(50, dtype=np.int64)))
+    assert np.array_equal(plain["places"], rotated["places"])
+    assert np.array_equal(plain["actions"], rotated["actions"])
+
+
+def test_seats_places_are_balanced_per_deal(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "seats.toml", SEATS))
+    run = ex.run_experiment(spec, games=300)
+    for st, p in zip(run.stats, spec.points):
+        n = p.players
+        total = sum(m.s1 for m in st.seat_place)
+        assert total == st.deals * n * n * (n + 1) // 2  # every game's places are 1..n
+        assert sum(m.s1 for m in st.seat_win) == st.deals * n
+    rows = ex.analyse(run)
+    assert rows[1]["length_paired"] is True  # same deck size: paired with the first variant
+    assert rows[2]["length_paired"] is False  # two decks: other shuffles
+
+
+# ---- determinism ---------------------------------------------------------------------------
+
+def test_numbers_do_not_depend_on_the_chunk_size(tmp_path, monkeypatch):
+    specs = [ex.load_spec(write(tmp_path, "p.toml", PAIRED)), ex.load_spec(write(tmp_path, "s.toml", SEATS))]
+    whole = [ex.csv_text(spec, ex.analyse(ex.run_experiment(spec))) for spec in specs]
+    monkeypatch.setattr(ex, "CHUNK_GAMES", 36)
+    monkeypatch.setattr(ex, "SEATS_CHUNK_GAMES", 30)
+    for spec, text in zip(specs, whole):
+        assert ex.csv_text(spec, ex.analyse(ex.run_experiment(spec))) == text
+
+
+def test_report_regenerates_byte_for_byte(tmp_path, capsys):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    write(specs, "paired.toml", PAIRED)
+    write(specs, "seats.toml", SEATS)
+    outputs = []
+    for k in range(2):
+        out = tmp_path / f"out{k}"
+        code, stdout, err = run_cli(capsys, "report", "--all", "--specs-dir", specs, "--out", out)
+        assert code == 0, err
+        outputs.append(out)
+    names = sorted(p.name for p in outputs[0].iterdir())
+    assert names == ["README.md", "paired.csv", "paired.md", "paired.png", "seats.csv", "seats.md", "seats.png"]
+    for name in names:
+        assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
+    index = (outputs[0] / "README.md").read_text()
+    assert "[small paired test](paired.md)" in index and "[small seats test](seats.md)" in index
+    report = (outputs[0] / "paired.md").read_text()
+    for part in ("**Question.**", "**Answer.**", "## Numbers", "## Size", "half-width", "paired.png"):
+        assert part in report
+    assert (outputs[0] / "paired.csv").read_text().count("\n") == 3  # header + 2 settings
+
+
+def test_shipped_spec_quick_report_is_reproducible(tmp_path, capsys):
+    for k in range(2):
+        code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--out", tmp_path / f"q{k}")
+        assert code == 0, err
+    for suffix in (".md", ".csv", ".png"):
+        a = (tmp_path / "q0" / f"tens_faceup{suffix}").read_bytes()
+        assert a == (tmp_path / "q1" / f"tens_faceup{suffix}").read_bytes()
+    assert "`--quick` check size" in (tmp_path / "q0" / "tens_faceup.md").read_text()
+
+
+def test_every_shipped_report_regenerates_at_quick_size(tmp_path, capsys):
+    """CI regenerates every shipped report (quick size) and fails if one breaks."""
+    code, _, err = run_cli(capsys, "report", "--all", "--quick", "--out", tmp_path)
+    assert code == 0, err
+    specs = sorted(p.stem for p in REPORTS.glob("*.toml"))
+    assert specs
+    for name in specs:
+        assert (tmp_path / f"{name}.md").stat().st_size > 0, name
+        assert (tmp_path / f"{name}.csv").stat().st_size > 0, name
+    index = (tmp_path / "README.md").read_text()
+    assert all(f"({name}.md)" in index for name in specs)
+
+
+def test_sequential_mode_stops_and_says_why(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "p.toml", PAIRED))
+    run = ex.run_experiment(spec, games=200_000, precision=0.2)
+    assert run.reached and run.looks == 1 and run.alpha == pytest.approx(0.025)
+    rows = ex.analyse(run)
+    for r in rows:
+        r["alpha"] = run.alpha
+        assert r["diff_half"] <= 0.2
+    text = "\n".join(ex._size_lines(spec, run, rows))
+    assert "Sequential mode: stopped at look 1" in text
+    run = ex.run_experiment(spec, games=4_000, precision=1e-6)
+    assert not run.reached and run.looks == 1
+    assert all(st.deals == ex._deals_for(4_000, p) for st, p in zip(run.stats, spec.points))
+
+
+# ---- specs -------------------------------------------------------------------------------------
+
+def test_shipped_specs_are_valid():
+    paths = ex.spec_paths(REPORTS)
+    assert len(paths) >= 9
+    for path in paths:
+        spec = ex.load_spec(path)
+        assert spec.question and spec.points
+
+
+def test_with_knobs_replaces_and_appends():
+    assert ex.with_knobs("heuristic", {"burn_min": 4}) == "heuristic:burn_min=4"
+    assert ex.with_knobs("heuristic:burn_min=8,swap=2", {"burn_min": 4.0}) == "heuristic:swap=2,burn_min=4"
+    assert ex.with_knobs("counter:force_p=0.5", {"force_p": 0.25}) == "counter:force_p=0.25"
+
+
+BASE = """\
+question = "q"
+treatment = "heuristic:swap=1"
+control = "basic"
+opponents = ["basic"]
+players = 4
+games = 1000
+seed = 1
+"""
+
+MALFORMED = [
+    ("missing field", BASE.replace('control = "basic"\n', ""), "control", "missing"),
+    ("unknown field", BASE + "colour = 3\n", "colour", "unknown field"),
+    ("unknown strategy", BASE.replace('"heuristic:swap=1"', '"cleverbot"'), "treatment", "unknown strategy"),
+    ("unknown knob", BASE.replace('"heuristic:swap=1"', '"heuristic:bravery=3"'), "treatment", "no knob"),
+    ("bad opponent", BASE.replace('["basic"]', '["basic", "nobody"]'), "opponents[1]", "unknown strategy"),
+    ("bad rule value", BASE + "[rules]\nlow_rank = 8\n", "rules.low_rank", "low_rank"),
+    ("unknown rule", BASE + "[rules]\nlowrank = 7\n", "rules.lowrank", "unknown rule"),
+    ("bad players", BASE.replace("players = 4", "players = 11"), "players", "2..10"),
+    ("games type", BASE.replace("games = 1000", 'games = "many"'), "games", "integer"),
+    ("sweep knob", BASE + '[sweep]\nknob = "bravery"\nvalues = [1]\n', "sweep.knob", "no knob"),
+    ("sweep value", BASE + '[sweep]\nknob = "burn_min"\nvalues = [1, 500]\n', "sweep.values[1]", "out of range"),
+    ("sweep rule value", BASE + '[sweep]\nrule = "players"\nvalues = [3, 12]\n', "sweep.values[1]", "players"),
+    ("sweep unknown field", BASE + '[sweep]\nrule = "players"\nvalues = [3]\nstep = 1\n', "sweep.step", "unknown"),
+    ("variant rule", BASE + '[[sweep.variants]]\nlabel = "x"\nrules = { six_burn = 2 }\n',
+     "sweep.variants[0].rules", "six_burn"),
+    ("design", BASE + 'design = "duel"\n', "design", "paired"),
+]
+
+
+@pytest.mark.parametrize("case,text,fieldname,words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_spec_is_a_one_line_error_naming_file_and_field(tmp_path, capsys, case, text, fieldname, words):
+    path = write(tmp_path, "bad.toml", text)
+    code, out, err = run_cli(capsys, "report", path, "--out", tmp_path / "out")
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert str(path) in err and f"field '{fieldname}'" in err and words in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_report_usage_errors(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "report")
+    assert code == 2 and "--all" in err
+    code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--games", "10")
+    assert code == 2 and "--games" in err
+    code, _, err = run_cli(capsys, "report", tmp_path / "none.toml")
+    assert code == 2 and "cannot read" in err
+    bad = write(tmp_path, "x.toml", "question = [\n")
+    code, _, err = run_cli(capsys, "report", bad)
+    assert code == 2 and "not valid TOML" in err
+
+
+def test_register_is_idempotent():
+    before = len(cli.app.registered_commands)
+    register(cli.app)
+    assert len(cli.app.registered_commands) == before
