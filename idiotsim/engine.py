@@ -463,8 +463,10 @@ def play_match(fns, params, rngs, header, seed, game_index, deal_index, seating,
     (seed, deal_index) shuffle streams; strategies draw from (seed, game_index) streams."""
     n = header[ob.PLAYERS]
     rounds = header[ob.ROUNDS]
-    for i in range(OBS_SIZE):  # rules from the header; every other field is set by the rounds
-        obs[i] = header[i] if i < ob.HEADER_SIZE else 0
+    for i in range(ob.HEADER_SIZE):  # the rules; _play_round sets every other field but the scores
+        obs[i] = header[i]
+    for p in range(n):
+        obs[ob.SCORE + p] = 0
     record = game[RECORD]
     for i in range(GAME_SIZE):
         game[i] = 0
