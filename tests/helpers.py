@@ -204,3 +204,36 @@ __all__ = [
     "run_match", "run_trace", "non_swap", "strategies_for", "swap_line", "play_line", "pickup_line", "out_line",
     "end_line", "cards_of",
 ]
+
+
+# ---- the command line, in-process ------------------------------------------
+
+def run_cli(capsys, *args):
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    import pytest
+
+    from idiotsim import cli
+    with pytest.raises(SystemExit) as exc:
+        cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def cli_ok(capsys, *args) -> str:
+    """Exit code 0 and no traceback; returns stdout."""
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    assert "Traceback" not in err
+    return out
+
+
+def cli_user_error(capsys, *args) -> str:
+    """A user error: exit code 2, nothing on stdout, ONE `error: ...` line on stderr, no traceback."""
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2, (code, out, err)
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    return lines[0]

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import cli_user_error, run_cli
 from idiotsim import cli, reference, strategy_api
 from idiotsim.cards import card_pretty, format_deck
 from idiotsim.rng import shuffled_deck
@@ -33,30 +34,15 @@ SORTED_DECK = format_deck(range(52))  # 2C,2D,2H,2S,3C,... (R3)
 SUITS = "\u2663\u2666\u2665\u2660"
 
 
-def run(capsys, *args):
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exc:
-        cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 def ok(capsys, *args) -> str:
-    code, out, err = run(capsys, *args)
+    """Success with nothing at all on stderr."""
+    code, out, err = run_cli(capsys, *args)
     assert code == 0, err
     assert err == ""
     return out
 
 
-def user_error(capsys, *args) -> str:
-    """A user error: exit code 2, nothing on stdout, ONE `error: ...` line on stderr."""
-    code, out, err = run(capsys, *args)
-    assert code == 2, (code, out, err)
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("error: ")
-    return lines[0]
+user_error = cli_user_error
 
 
 def write_decks(tmp_path, decks, name="decks.txt") -> Path:
@@ -287,7 +273,8 @@ def test_pretty_without_suit_symbols(capsys):
 
 # ---- strategies ----------------------------------------------------------
 
-def test_strategies_table(capsys):
+def test_strategies_table(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")  # a wide console: one line per row
     out = ok(capsys, "strategies")
     rows = {line.split("│")[1].strip(): line for line in out.splitlines()
             if line.startswith("│") and line.split("│")[1].strip()}
@@ -484,12 +471,12 @@ def test_usage_errors_are_one_line(capsys, args, message):
 
 
 def test_help_exits_zero(capsys):
-    code, out, _ = run(capsys, "trace", "--help")
+    code, out, _ = run_cli(capsys, "trace", "--help")
     assert code == 0 and "--strategies" in out and "--pretty" in out
 
 
 def test_bare_command_shows_help_with_code_2(capsys):
-    code, out, err = run(capsys)
+    code, out, err = run_cli(capsys)
     assert code == 2
     assert "trace" in out + err and "Traceback" not in err
 

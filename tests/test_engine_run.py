@@ -29,6 +29,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from helpers import cli_ok, cli_user_error, run_cli
 from idiotsim import cli, runner
 from idiotsim.cards import format_deck
 from idiotsim.errors import IllegalMoveError
@@ -44,33 +45,6 @@ TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="nee
 
 
 # ---- helpers -------------------------------------------------------------------
-
-def invoke(capsys, *args):
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exc:
-        cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
-def ok(capsys, *args) -> str:
-    code, out, err = invoke(capsys, *args)
-    assert code == 0, err
-    assert "Traceback" not in err
-    return out
-
-
-def user_error(capsys, *args) -> str:
-    """Exit code 2, nothing on stdout, ONE `error: ...` line on stderr, no traceback."""
-    code, out, err = invoke(capsys, *args)
-    assert code == 2, (code, out, err)
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("error: ")
-    return lines[0]
-
 
 def script() -> list[str]:
     exe = Path(sys.executable).with_name("idiotsim")
@@ -162,8 +136,8 @@ def test_games_differ_by_seed_and_index():
 @TWO_THREADS
 def test_run_threads_one_and_two_write_the_same_results(capsys, tmp_path, restore_threads):
     args = ["run", "--players", 4, "--strategies", MIXED4, "--games", 3000, "--seed", SEED]
-    ok(capsys, *args, "--out", tmp_path / "t1", "--threads", 1)
-    ok(capsys, *args, "--out", tmp_path / "t2", "--threads", 2)
+    cli_ok(capsys, *args, "--out", tmp_path / "t1", "--threads", 1)
+    cli_ok(capsys, *args, "--out", tmp_path / "t2", "--threads", 2)
     one, two = results(tmp_path / "t1"), results(tmp_path / "t2")
     assert one["game"].to_list() == list(range(3000))
     assert_frame_equal(one, two)
@@ -182,13 +156,13 @@ def test_run_chunk_sizes_write_the_same_results(capsys, tmp_path):
     assert_frame_equal(frames[333], frames[1000])
     assert_frame_equal(frames[250], frames[1000])
     assert_frame_equal(frames[1], frames[1000].head(5))
-    ok(capsys, "run", "--players", 3, "--rule", "rounds=2", "--strategies", "basic,random,basic", "--games", 1000,
+    cli_ok(capsys, "run", "--players", 3, "--rule", "rounds=2", "--strategies", "basic,random,basic", "--games", 1000,
        "--seed", SEED, "--out", tmp_path / "cli")
     assert_frame_equal(results(tmp_path / "cli"), frames[1000])
 
 
 def test_result_columns(capsys, tmp_path):
-    ok(capsys, "run", "--players", 4, "--strategies", MIXED4, "--games", 50, "--seed", SEED, "--out", tmp_path / "r")
+    cli_ok(capsys, "run", "--players", 4, "--strategies", MIXED4, "--games", 50, "--seed", SEED, "--out", tmp_path / "r")
     frame = results(tmp_path / "r")
     assert frame.columns == ["game", "seed"] + [f"strategy_{s}" for s in range(4)] + [f"place_{s}" for s in range(4)] \
         + ["actions", "burns", "pickups", "stalled"]
@@ -204,7 +178,7 @@ def test_result_columns(capsys, tmp_path):
 def test_deal_writes_the_decks_run_plays(capsys, tmp_path, rounds):
     games = 400
     rule = ["--rule", f"rounds={rounds}"]
-    text = ok(capsys, "deal", "--players", 4, "--seed", SEED, "--games", games, *rule)
+    text = cli_ok(capsys, "deal", "--players", 4, "--seed", SEED, "--games", games, *rule)
     lines = text.splitlines()
     assert len(lines) == games * rounds
     assert lines[0] == format_deck(shuffled_deck(SEED, 0, 0, 1))
@@ -212,19 +186,19 @@ def test_deal_writes_the_decks_run_plays(capsys, tmp_path, rounds):
     decks = tmp_path / "decks.txt"
     decks.write_text(text)
     common = ["--players", 4, "--strategies", MIXED4, "--seed", SEED, *rule]
-    ok(capsys, "run", *common, "--games", games, "--out", tmp_path / "seeded")
-    ok(capsys, "run", *common, "--decks", decks, "--out", tmp_path / "dealt")
+    cli_ok(capsys, "run", *common, "--games", games, "--out", tmp_path / "seeded")
+    cli_ok(capsys, "run", *common, "--decks", decks, "--out", tmp_path / "dealt")
     seeded, dealt = results(tmp_path / "seeded"), results(tmp_path / "dealt")
     assert len(seeded) == games
     assert_frame_equal(dealt, seeded)
     # --games with --decks plays the first games of the file
-    ok(capsys, "run", *common, "--decks", decks, "--games", 37, "--out", tmp_path / "first")
+    cli_ok(capsys, "run", *common, "--decks", decks, "--games", 37, "--out", tmp_path / "first")
     assert_frame_equal(results(tmp_path / "first"), seeded.head(37))
 
 
 def test_deal_first_game(capsys):
-    whole = ok(capsys, "deal", "--players", 3, "--seed", SEED, "--games", 10).splitlines()
-    tail = ok(capsys, "deal", "--players", 3, "--seed", SEED, "--games", 4, "--first-game", 6).splitlines()
+    whole = cli_ok(capsys, "deal", "--players", 3, "--seed", SEED, "--games", 10).splitlines()
+    tail = cli_ok(capsys, "deal", "--players", 3, "--seed", SEED, "--games", 4, "--first-game", 6).splitlines()
     assert tail == whole[6:]
 
 
@@ -232,7 +206,7 @@ def test_deal_first_game(capsys):
 
 def test_each_row_replays_alone(capsys, tmp_path):
     games, spec = 300, "basic,random,basic"
-    ok(capsys, "run", "--players", 3, "--strategies", spec, "--games", games, "--seed", SEED, "--out", tmp_path / "r")
+    cli_ok(capsys, "run", "--players", 3, "--strategies", spec, "--games", games, "--seed", SEED, "--out", tmp_path / "r")
     frame = results(tmp_path / "r")
     rules, seats = Rules(players=3), load_strategies(spec, 3)
     for i in (0, 1, 2, 137, 298, 299):
@@ -243,7 +217,7 @@ def test_each_row_replays_alone(capsys, tmp_path):
         assert (alone["actions"][0], alone["burns"][0], alone["pickups"][0], alone["stalled"][0]) == (
             row["actions"], row["burns"], row["pickups"], row["stalled"])
         # and the trace of that game (results.py: "replay it with idiotsim trace --seed SEED --game GAME")
-        trace = ok(capsys, "trace", "--players", 3, "--strategies", spec, "--seed", SEED, "--game", i,
+        trace = cli_ok(capsys, "trace", "--players", 3, "--strategies", spec, "--seed", SEED, "--game", i,
                    "--engine", "numba").splitlines()
         end = trace[-1]
         assert end.startswith('{"round": 1, "action": "end", "places": ')
@@ -292,7 +266,7 @@ def sneaky(tmp_path):
 def test_illegal_move_stops_run(capsys, tmp_path, sneaky):
     spec, game, message = sneaky
     out = tmp_path / "out"
-    line = user_error(capsys, "run", "--players", 3, "--strategies", spec, "--games", 200, "--seed", SEED,
+    line = cli_user_error(capsys, "run", "--players", 3, "--strategies", spec, "--games", 200, "--seed", SEED,
                       "--out", out)
     assert line == f"error: {message}"
     assert f"strategy '{spec.split(',')[1]}' at seat 1 " in line
@@ -300,16 +274,16 @@ def test_illegal_move_stops_run(capsys, tmp_path, sneaky):
     assert "does not hold" in line
     assert_no_results(out)
     # the games before it play: the move is illegal only in some games
-    ok(capsys, "run", "--players", 3, "--strategies", spec, "--games", game, "--seed", SEED, "--out", out)
+    cli_ok(capsys, "run", "--players", 3, "--strategies", spec, "--games", game, "--seed", SEED, "--out", out)
     assert len(results(out)) == game
 
 
 def test_illegal_move_with_force_keeps_the_old_results(capsys, tmp_path, sneaky):
     spec, game, message = sneaky
     out = tmp_path / "out"
-    ok(capsys, "run", "--players", 3, "--games", 100, "--seed", 1, "--out", out)
+    cli_ok(capsys, "run", "--players", 3, "--games", 100, "--seed", 1, "--out", out)
     before = snapshot(out)
-    line = user_error(capsys, "run", "--players", 3, "--strategies", spec, "--games", 200, "--seed", SEED,
+    line = cli_user_error(capsys, "run", "--players", 3, "--strategies", spec, "--games", 200, "--seed", SEED,
                       "--out", out, "--force")
     assert line == f"error: {message}"
     assert snapshot(out) == before
@@ -363,11 +337,11 @@ def test_out_with_results_needs_force(capsys, tmp_path):
     before = snapshot(out)
     assert len(list(out.glob("*.parquet"))) == 5
     args = ["run", "--players", 4, "--strategies", MIXED4, "--games", 300, "--seed", 2, "--out", out]
-    line = user_error(capsys, *args)
+    line = cli_user_error(capsys, *args)
     assert "already holds results" in line and "--force" in line
     assert snapshot(out) == before
-    ok(capsys, *args, "--force")
-    ok(capsys, *args[:-2], "--out", tmp_path / "fresh")
+    cli_ok(capsys, *args, "--force")
+    cli_ok(capsys, *args[:-2], "--out", tmp_path / "fresh")
     assert_frame_equal(results(out), results(tmp_path / "fresh"))  # the old chunks are gone
     assert len(list(out.glob("*.parquet"))) == 1
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
@@ -376,7 +350,7 @@ def test_out_with_results_needs_force(capsys, tmp_path):
 def test_out_is_a_file(capsys, tmp_path):
     path = tmp_path / "file.txt"
     path.write_text("keep me\n")
-    line = user_error(capsys, "run", "--games", 10, "--out", path)
+    line = cli_user_error(capsys, "run", "--games", 10, "--out", path)
     assert "not a folder" in line
     assert path.read_text() == "keep me\n"
 
@@ -411,22 +385,22 @@ TOO_MANY_THREADS = numba.config.NUMBA_NUM_THREADS + 1
 def test_bad_inputs_are_one_line_errors(capsys, tmp_path, args, message):
     out = tmp_path / "out"
     extra = ["--out", out] if args[0] == "run" else []
-    line = user_error(capsys, *args, *extra)
+    line = cli_user_error(capsys, *args, *extra)
     assert message in line, line
     assert_no_results(out)
 
 
 def test_deck_file_with_fewer_games_than_games(capsys, tmp_path):
     decks = tmp_path / "decks.txt"
-    decks.write_text(ok(capsys, "deal", "--players", 4, "--seed", 3, "--games", 3))
+    decks.write_text(cli_ok(capsys, "deal", "--players", 4, "--seed", 3, "--games", 3))
     out = tmp_path / "out"
-    line = user_error(capsys, "run", "--players", 4, "--decks", decks, "--games", 4, "--out", out)
+    line = cli_user_error(capsys, "run", "--players", 4, "--decks", decks, "--games", 4, "--out", out)
     assert "--games 4" in line and "holds only 3 game(s)" in line
     assert_no_results(out)
     # two rounds: 3 decks are one game and a half
-    line = user_error(capsys, "run", "--players", 4, "--rule", "rounds=2", "--decks", decks, "--out", out)
+    line = cli_user_error(capsys, "run", "--players", 4, "--rule", "rounds=2", "--decks", decks, "--out", out)
     assert "not a multiple of rounds=2" in line
-    line = user_error(capsys, "run", "--players", 4, "--rule", "rounds=3", "--decks", decks, "--games", 2,
+    line = cli_user_error(capsys, "run", "--players", 4, "--rule", "rounds=3", "--decks", decks, "--games", 2,
                       "--out", out)
     assert "holds only 1 game(s)" in line
     assert_no_results(out)
@@ -436,12 +410,12 @@ def test_bad_deck_file_for_run(capsys, tmp_path):
     out = tmp_path / "out"
     bad = tmp_path / "bad.txt"
     bad.write_text(format_deck(shuffled_deck(1, 0, 0, 1)[:51]) + "\n")
-    line = user_error(capsys, "run", "--decks", bad, "--out", out)
+    line = cli_user_error(capsys, "run", "--decks", bad, "--out", out)
     assert "line 1" in line and "51" in line
-    assert "cannot read deck file" in user_error(capsys, "run", "--decks", tmp_path / "missing.txt", "--out", out)
+    assert "cannot read deck file" in cli_user_error(capsys, "run", "--decks", tmp_path / "missing.txt", "--out", out)
     two = tmp_path / "two.txt"
     two.write_text(format_deck(np.tile(np.arange(52), 2)) + "\n")
-    assert "104" in user_error(capsys, "run", "--players", 4, "--decks", two, "--out", out)
+    assert "104" in cli_user_error(capsys, "run", "--players", 4, "--decks", two, "--out", out)
     assert_no_results(out)
 
 
@@ -471,19 +445,19 @@ def test_bad_inputs_console_script(tmp_path):
     ["--seed", 7, "--players", 3, "--rule", "action_limit=25", "--strategies", "random"],
 ])
 def test_trace_numba_equals_reference_byte_for_byte(capsys, args):
-    reference = ok(capsys, "trace", *args, "--engine", "reference")
-    numba_trace = ok(capsys, "trace", *args, "--engine", "numba")
+    reference = cli_ok(capsys, "trace", *args, "--engine", "reference")
+    numba_trace = cli_ok(capsys, "trace", *args, "--engine", "numba")
     assert reference.count("\n") > 10 and reference.endswith("\n")
     assert numba_trace == reference
 
 
 def test_trace_numba_from_a_deck_file(capsys, tmp_path):
     decks = tmp_path / "decks.txt"
-    decks.write_text(ok(capsys, "deal", "--players", 4, "--seed", 9, "--games", 3))
+    decks.write_text(cli_ok(capsys, "deal", "--players", 4, "--seed", 9, "--games", 3))
     args = ["trace", "--players", 4, "--deck", decks, "--strategies", MIXED4]
-    assert ok(capsys, *args, "--engine", "numba") == ok(capsys, *args, "--engine", "reference")
+    assert cli_ok(capsys, *args, "--engine", "numba") == cli_ok(capsys, *args, "--engine", "reference")
 
 
 def test_trace_numba_pretty_is_an_error(capsys):
-    line = user_error(capsys, "trace", "--seed", 1, "--engine", "numba", "--pretty")
+    line = cli_user_error(capsys, "trace", "--seed", 1, "--engine", "numba", "--pretty")
     assert "--pretty" in line and "reference" in line

@@ -32,6 +32,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
+from helpers import cli_ok, cli_user_error, run_cli
 from idiotsim import cli, plots, strategy_api
 from idiotsim import summary as summary_mod
 from idiotsim import tournament as tm
@@ -48,35 +49,8 @@ T_DF2 = 4.302652729911275  # two-sided 95% t quantile with 2 degrees of freedom
 
 # ---- helpers -------------------------------------------------------------------
 
-def run(capsys, *args):
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exc:
-        cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
-def ok(capsys, *args) -> str:
-    code, out, err = run(capsys, *args)
-    assert code == 0, err
-    assert "Traceback" not in err
-    return out
-
-
-def user_error(capsys, *args) -> str:
-    """A user error: exit code 2, nothing on stdout, ONE `error: ...` line on stderr."""
-    code, out, err = run(capsys, *args)
-    assert code == 2, (code, out, err)
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("error: ")
-    return lines[0]
-
-
 def tournament(capsys, out, *args) -> str:
-    return ok(capsys, "tournament", "--out", out, *args)
+    return cli_ok(capsys, "tournament", "--out", out, *args)
 
 
 def rows(out) -> pl.DataFrame:
@@ -305,7 +279,7 @@ def test_another_configuration_is_refused_and_force_replaces(capsys, tmp_path, n
     before = snapshot(out)
     new_args = _args({**CONFIG, **change}, *extra)
 
-    line = user_error(capsys, "tournament", "--out", out, *new_args)
+    line = cli_user_error(capsys, "tournament", "--out", out, *new_args)
     assert "another configuration" in line and key in line and "--force" in line, line
     assert snapshot(out) == before, "the folder was touched"
 
@@ -657,7 +631,7 @@ def test_plots_and_summarize_regenerates_identical_files(capsys, tmp_path):
     before = {name: (out / name).read_bytes() for name in files}
     for name in files:
         (out / name).unlink()
-    again = ok(capsys, "summarize", out)
+    again = cli_ok(capsys, "summarize", out)
     assert again == shown
     after = {name: (out / name).read_bytes() for name in files}
     for name in SUMMARY_FILES:
@@ -687,7 +661,7 @@ def test_plots_and_summarize_regenerates_identical_files(capsys, tmp_path):
         "threads", "seed", "players", "no-strategies"])
 def test_bad_tournament_input(capsys, tmp_path, args, message):
     out = tmp_path / "t"
-    line = user_error(capsys, "tournament", "--out", out, *args)
+    line = cli_user_error(capsys, "tournament", "--out", out, *args)
     assert message in line, line
     assert not out.exists(), "a bad command created --out"
 
@@ -695,32 +669,32 @@ def test_bad_tournament_input(capsys, tmp_path, args, message):
 def test_bad_folders(capsys, tmp_path):
     a_file = tmp_path / "file.txt"
     a_file.write_text("keep me\n")
-    line = user_error(capsys, "tournament", "--out", a_file, "-s", "basic,random", "--games", "10")
+    line = cli_user_error(capsys, "tournament", "--out", a_file, "-s", "basic,random", "--games", "10")
     assert "exists and is not a folder" in line
     assert a_file.read_text() == "keep me\n"
 
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine\n")
-    line = user_error(capsys, "tournament", "--out", other, "-s", "basic,random", "--games", "10")
+    line = cli_user_error(capsys, "tournament", "--out", other, "-s", "basic,random", "--games", "10")
     assert "not empty" in line
     assert sorted(os.listdir(other)) == ["notes.txt"]
 
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert "holds no tournament" in user_error(capsys, "summarize", empty)
+    assert "holds no tournament" in cli_user_error(capsys, "summarize", empty)
     assert os.listdir(empty) == []
-    assert "holds no tournament" in user_error(capsys, "summarize", tmp_path / "missing")
+    assert "holds no tournament" in cli_user_error(capsys, "summarize", tmp_path / "missing")
     assert not (tmp_path / "missing").exists()
     (empty / tm.MANIFEST).write_text("{not json")
-    assert "not valid JSON" in user_error(capsys, "summarize", empty)
+    assert "not valid JSON" in cli_user_error(capsys, "summarize", empty)
 
     # A tournament folder whose chunks are not written yet.
     started = tmp_path / "started"
     started.mkdir()
     config = TournamentConfig(strategies=("basic", "random"), players=3, games=12, seed=0)
     tm.write_manifest(started, config, tm.Tournament(config), set())
-    assert "no finished chunk" in user_error(capsys, "summarize", started)
+    assert "no finished chunk" in cli_user_error(capsys, "summarize", started)
 
 
 def test_console_script_errors_are_one_line(tmp_path):
@@ -788,7 +762,7 @@ def test_demo_runs_the_shipped_strategies(capsys, tmp_path, monkeypatch, no_plot
     shipped = strategy_api.registry()
     monkeypatch.setattr(strategy_api, "registry", lambda: {k: shipped[k] for k in ("basic", "random")})
     out = tmp_path / "demo"
-    shown = ok(capsys, "demo", "--out", out, "--games", "200")
+    shown = cli_ok(capsys, "demo", "--out", out, "--games", "200")
     m = manifest(out)
     assert m["config"]["strategies"] == ["basic", "random"]
     assert (m["config"]["players"], m["config"]["seed"], m["total_games"]) == (4, 2026, 200)
