@@ -103,8 +103,9 @@ def main() -> None:
         for players in (2, 3, 4, 5):
             rules = Rules(players=players)
             seats = load_strategies(strategy, players)
-            one = engine_rate(rules, seats, games // (4 if strategy == "random" else 1), 1)
-            many = engine_rate(rules, seats, games // (4 if strategy == "random" else 1), all_threads)
+            n_games = games // (20 if strategy == "random" else 1)
+            one = engine_rate(rules, seats, n_games, 1)
+            many = engine_rate(rules, seats, n_games, all_threads)
             ref = reference_rate(rules, seats, 200 if strategy == "basic" else 20)
             print(f"{players:>7} {strategy:>8} {one:>12,.0f} {many:>12,.0f} {many / one:>7.2f}x "
                   f"{ref:>10,.0f} {one / ref:>7,.0f}x", flush=True)

@@ -53,7 +53,7 @@ EV_WIDTH = 16
 SRC_TALON = 3
 
 
-@kernel(inline="always")
+@kernel
 def _event(game, trace, kind, rnd, seat, a, b, c, d):
     if game[RECORD] == 0:
         return
@@ -92,19 +92,19 @@ def _ask(fns, params, rngs, obs, hands, seat, game, obs_log):
     return fns[k](obs, hands[seat], params[k], rngs[seat])
 
 
-@kernel(inline="always")
+@kernel
 def _fail(game, seat, reason):
     game[ERROR] = reason
     game[ERROR_SEAT] = seat
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def _legal(obs, rank):
     return rank_is_legal(rank, obs[ob.PILE_TOP], obs[ob.LOW_RANK], obs[ob.TEN_ONLY_ON_LOWER] != 0)
 
 
-@kernel(inline="always")
+@kernel
 def _next_seat(obs, seat, n):
     """R4: to the left, skipping players who are out."""
     s = seat
@@ -115,12 +115,12 @@ def _next_seat(obs, seat, n):
     return seat
 
 
-@kernel(inline="always")
+@kernel
 def _cards_held(obs, seat):
     return obs[ob.HAND_SIZE + seat] + obs[ob.FACEUP_SIZE + seat] + obs[ob.BLIND_SIZE + seat]
 
 
-@kernel(inline="always")
+@kernel
 def _empty_pile(obs):
     obs[ob.PILE_TOP] = -1
     obs[ob.PILE_RUN] = 0
@@ -558,7 +558,7 @@ TRACE_SIG = types.int64(
     types.int64[::1], types.int64[::1])
 
 
-@njit(TRACE_SIG, cache=True)
+@njit(cache=True)
 def trace_match(fns, params, header, seed, game_index, deal_index, seating, decks, first_deck, trace, obs_log,
                 places, game):
     """One match with recording on (for `trace --engine numba` and the equality tests)."""

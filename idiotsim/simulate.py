@@ -9,6 +9,7 @@ from idiotsim.cards import RANK_NAMES
 from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.reference import illegal_message
 from idiotsim.rules import Rules
+from idiotsim.strategy_api import compiled
 
 SOURCE_NAMES = ("hand", "faceup", "blind", "talon")
 
@@ -23,7 +24,8 @@ def strategy_inputs(strategies) -> tuple:
     """The strategy tuple (padded to MAX_STRATEGIES) and the knob matrix, one row per strategy."""
     if len(strategies) > en.MAX_STRATEGIES:
         raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
-    fns = tuple(s.decide for s in strategies) + (strategies[0].decide,) * (en.MAX_STRATEGIES - len(strategies))
+    decides = [compiled(s.decide) for s in strategies]
+    fns = tuple(decides) + (decides[0],) * (en.MAX_STRATEGIES - len(strategies))
     width = max([len(s.params) for s in strategies] + [1])
     params = np.zeros((en.MAX_STRATEGIES, width), dtype=np.float64)
     for i, s in enumerate(strategies):
@@ -89,6 +91,9 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     state = np.zeros(en.GAME_SIZE, dtype=np.int64)
     seating = np.arange(ob.MAX_PLAYERS, dtype=np.int64) % len(seats)
     matrix = deck_matrix(decks, rules)
+    if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it
+        en.trace_match.compile(en.TRACE_SIG)
+        en.trace_match.disable_compile()
     result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal, seating,
                             matrix, 0 if len(matrix) else -1, trace, obs_log, places, state)
     if result < 0:

@@ -48,10 +48,18 @@ CHANCE = -2
 
 
 def strategy_function(fn):
-    """Compile a decision function with ``SIG``, cached and without reference counting
+    """A decision function compiled with ``SIG``, cached and without reference counting
     (fast; see ``idiotsim.jit``). It may not create arrays or lists: use
-    ``numba.njit(SIG, cache=True)`` for one that must."""
-    return kernel(SIG)(fn)
+    ``numba.njit(SIG, cache=True)`` for one that must. Compilation waits for the
+    first use (``compiled``), so a run compiles only the strategies it seats."""
+    return kernel(fn)
+
+
+def compiled(decide):
+    """The decision function compiled for ``SIG`` (from numba's cache when it can)."""
+    if not any(tuple(sig) == tuple(SIG.args) for sig in decide.signatures):
+        decide.compile(SIG)
+    return decide
 
 
 TWO = 0
@@ -203,8 +211,8 @@ def _load_from_file(path: str, name: str) -> Strategy:
     obj = getattr(module, name, None)
     if not isinstance(obj, Strategy):
         raise UserError(f"{path} defines no Strategy named {name!r}")
-    signatures = getattr(obj.decide, "signatures", None)
-    if not signatures or tuple(signatures[0]) != tuple(SIG.args):
+    if not hasattr(obj.decide, "signatures") or (
+            obj.decide.signatures and not any(tuple(s) == tuple(SIG.args) for s in obj.decide.signatures)):
         raise UserError(f"strategy {name!r} in {path}: decide must be compiled with "
                         "@strategy_function (or numba.njit(SIG)) from idiotsim.strategy_api")
     return obj
@@ -230,6 +238,11 @@ def load_strategy(spec: str) -> SeatStrategy:
         strategy = strategies[name]
     values = dict(strategy.presets.get(name, {})) if name in strategy.presets else {}
     values.update(_parse_knobs(strategy, knob_text))
+    try:
+        compiled(strategy.decide)
+    except Exception as e:  # a user's function that numba cannot compile: one line, not a traceback
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UserError(f"strategy {spec!r} does not compile with the strategy signature: {first}") from None
     return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
 
 
