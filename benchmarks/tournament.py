@@ -8,7 +8,6 @@ Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
-STRATEGIES = "basic,heuristic:burn_min=8,counter,random"
+STRATEGIES = "basic,heuristic:burn_min=8,counter,spend-twos"
 
 
 def timed(args: list[str]) -> tuple[float, float]:
