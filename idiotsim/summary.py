@@ -23,6 +23,7 @@ import polars as pl
 from idiotsim.tournament import read_manifest
 
 MAX_CLUSTERS = 1000
+# Every query runs on polars' streaming engine, so memory stays flat however many games the folder holds.
 Z95 = 1.959963984540054
 
 
@@ -92,13 +93,11 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def long_seats(lazy: pl.LazyFrame, players: int) -> pl.LazyFrame:
-    """One row per (game, seat): cluster, seat, strategy, place, stalled."""
-    return pl.concat([
-        lazy.select("cluster", pl.lit(s, dtype=pl.Int8).alias("seat"),
-                    pl.col(f"strategy_{s}").alias("strategy"), pl.col(f"place_{s}").alias("place"), "stalled")
-        for s in range(players)
-    ])
+def seat_frames(lazy: pl.LazyFrame, players: int) -> list[pl.LazyFrame]:
+    """Per seat, one row per game: cluster, seat, strategy, place, stalled (aggregated seat by seat)."""
+    return [lazy.select("cluster", pl.lit(s, dtype=pl.Int8).alias("seat"),
+                        pl.col(f"strategy_{s}").alias("strategy"), pl.col(f"place_{s}").alias("place"), "stalled")
+            for s in range(players)]
 
 
 @dataclass
@@ -130,27 +129,30 @@ def summarize(out_dir) -> Summary:
         from idiotsim.errors import UserError
         raise UserError(f"{out} holds no finished chunk yet")
     lazy = pl.scan_parquet([str(f) for f in files])
-    blocks = int(lazy.select(pl.col("block").max()).collect().item()) + 1
+    blocks = int(lazy.select(pl.col("block").max()).collect(engine="streaming").item()) + 1
     clusters = min(MAX_CLUSTERS, blocks)
     lazy = lazy.with_columns((pl.col("block") * clusters // blocks).alias("cluster"))
-    seats = long_seats(lazy, n)
 
-    per_cluster = (seats.group_by("strategy", "cluster")
-                   .agg(pl.len().alias("n"), pl.col("place").cast(pl.Int64).sum().alias("place_sum"),
-                        (pl.col("place") == 1).sum().alias("wins"), (pl.col("place") == n).sum().alias("idiots"),
-                        pl.col("stalled").sum().alias("stalls"))
-                   .sort("strategy", "cluster").collect())
-    games = int(lazy.select(pl.len()).collect().item())
+    per_seat = [seat.group_by("strategy", "cluster")
+                .agg(pl.len().alias("n"), pl.col("place").cast(pl.Int64).sum().alias("place_sum"),
+                     (pl.col("place") == 1).sum().alias("wins"), (pl.col("place") == n).sum().alias("idiots"),
+                     pl.col("stalled").sum().alias("stalls"))
+                .collect(engine="streaming") for seat in seat_frames(lazy, n)]
+    per_cluster = (pl.concat(per_seat).group_by("strategy", "cluster").agg(pl.all().sum())
+                   .sort("strategy", "cluster"))
+    games = int(lazy.select(pl.len()).collect(engine="streaming").item())
     strategies, means = _strategy_table(per_cluster, clusters)
     differences = _differences(strategies, means)
     head = _head_to_head(lazy, n, clusters)
     seat_table = _seat_table(lazy, n)
-    places = (seats.group_by("strategy", "place").agg(pl.len().alias("count")).sort("strategy", "place").collect())
-    length = lazy.group_by("actions").agg(pl.len().alias("games")).sort("actions").collect()
+    places = (pl.concat([seat.group_by("strategy", "place").agg(pl.len().alias("count")).collect(engine="streaming")
+                         for seat in seat_frames(lazy, n)])
+              .group_by("strategy", "place").agg(pl.col("count").sum()).sort("strategy", "place"))
+    length = lazy.group_by("actions").agg(pl.len().alias("games")).sort("actions").collect(engine="streaming")
     per_cluster_length = (lazy.group_by("cluster").agg(pl.col("actions").cast(pl.Int64).sum().alias("y"),
-                                                        pl.len().alias("n")).sort("cluster").collect())
+                                                        pl.len().alias("n")).sort("cluster").collect(engine="streaming"))
     length_ci = ratio_ci(per_cluster_length["y"].to_numpy(), per_cluster_length["n"].to_numpy())
-    stall_rate = float(lazy.select(pl.col("stalled").mean()).collect().item())
+    stall_rate = float(lazy.select(pl.col("stalled").mean()).collect(engine="streaming").item())
     return Summary(n, games, strategies, differences, head, seat_table, places, length, length_ci,
                    _convergence(per_cluster), stall_rate)
 
@@ -192,12 +194,15 @@ def _differences(strategies: pl.DataFrame, means: dict) -> pl.DataFrame:
 
 
 def _head_to_head(lazy: pl.LazyFrame, n: int, clusters: int) -> pl.DataFrame:
+    # One small aggregation per seat pair (a single query over all pairs holds them all in memory).
     pairs = [lazy.select("cluster", pl.col(f"strategy_{s}").alias("a"), pl.col(f"strategy_{t}").alias("b"),
                          (pl.col(f"place_{s}") < pl.col(f"place_{t}")).alias("ahead"))
+             .filter(pl.col("a") != pl.col("b"))
+             .group_by("a", "b", "cluster").agg(pl.col("ahead").sum().alias("y"), pl.len().alias("n"))
+             .collect(engine="streaming")
              for s in range(n) for t in range(n) if s != t]
-    per_cluster = (pl.concat(pairs).filter(pl.col("a") != pl.col("b"))
-                   .group_by("a", "b", "cluster").agg(pl.col("ahead").sum().alias("y"), pl.len().alias("n"))
-                   .sort("a", "b", "cluster").collect())
+    per_cluster = (pl.concat(pairs).group_by("a", "b", "cluster").agg(pl.col("y").sum(), pl.col("n").sum())
+                   .sort("a", "b", "cluster"))
     rows = []
     for (a, b), group in per_cluster.group_by("a", "b", maintain_order=True):
         rate, lo, hi = ratio_ci(group["y"].to_numpy(), group["n"].to_numpy())
@@ -209,7 +214,7 @@ def _head_to_head(lazy: pl.LazyFrame, n: int, clusters: int) -> pl.DataFrame:
 
 def _seat_table(lazy: pl.LazyFrame, n: int) -> pl.DataFrame:
     stats = lazy.select([pl.len().alias("games")] + [(pl.col(f"place_{s}") == 1).sum().alias(f"w{s}")
-                                                      for s in range(n)]).collect().row(0, named=True)
+                                                      for s in range(n)]).collect(engine="streaming").row(0, named=True)
     rows = []
     for s in range(n):
         lo, hi = wilson(stats[f"w{s}"], stats["games"])
