@@ -499,6 +499,15 @@ def play_match(fns, params, rngs, header, seed, game_index, deal_index, seating,
     return 0
 
 
+@njit(cache=True)
+def _work_arrays(n_cards):
+    """The state arrays one game at a time needs (see the module docstring)."""
+    return (np.zeros(OBS_SIZE, dtype=np.int64), np.zeros((MAX_PLAYERS, NR), dtype=np.int64),
+            np.zeros((MAX_PLAYERS, 3), dtype=np.int64), np.zeros((MAX_PLAYERS, NR), dtype=np.int64),
+            np.zeros(n_cards, dtype=np.int64), np.zeros(n_cards, dtype=np.int64),
+            np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64))
+
+
 BATCH_SIG = types.void(
     STRATEGY_TUPLE, types.float64[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.int64[::1],
     types.int8[:, ::1], types.int64[:, ::1], types.int64,
@@ -522,14 +531,8 @@ def play_batch(fns, params, header, seed, game_ids, deal_ids, seating, decks, bl
     n = header[ob.PLAYERS]
     use_decks = decks.shape[0] > 0
     for b in prange(n_blocks):
-        obs = np.zeros(OBS_SIZE, dtype=np.int64)
-        hands = np.zeros((MAX_PLAYERS, NR), dtype=np.int64)
-        blind = np.zeros((MAX_PLAYERS, 3), dtype=np.int64)
-        faceup = np.zeros((MAX_PLAYERS, NR), dtype=np.int64)
-        talon = np.zeros(n_cards, dtype=np.int64)
-        deck = np.zeros(n_cards, dtype=np.int64)
+        obs, hands, blind, faceup, talon, deck, rngs = _work_arrays(n_cards)
         game = np.zeros(GAME_SIZE, dtype=np.int64)
-        rngs = np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64)
         trace = np.zeros((1, EV_WIDTH), dtype=np.int64)
         obs_log = np.zeros(1, dtype=np.uint64)
         place = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -563,13 +566,7 @@ def trace_match(fns, params, header, seed, game_index, deal_index, seating, deck
                 places, game):
     """One match with recording on (for `trace --engine numba` and the equality tests)."""
     n_cards = 52 * header[ob.DECKS]
-    obs = np.zeros(OBS_SIZE, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, NR), dtype=np.int64)
-    blind = np.zeros((MAX_PLAYERS, 3), dtype=np.int64)
-    faceup = np.zeros((MAX_PLAYERS, NR), dtype=np.int64)
-    talon = np.zeros(n_cards, dtype=np.int64)
-    deck = np.zeros(n_cards, dtype=np.int64)
-    rngs = np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64)
+    obs, hands, blind, faceup, talon, deck, rngs = _work_arrays(n_cards)
     game[RECORD] = 1
     return play_match(fns, params, rngs, header, seed, game_index, deal_index, seating, decks, first_deck, obs,
                       hands, blind, faceup, talon, deck, game, trace, obs_log, places)

@@ -56,7 +56,6 @@ import math
 import re
 import sys
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -66,7 +65,7 @@ from numba import njit
 
 from idiotsim.errors import UserError
 from idiotsim.rng import nb_shuffled_deck
-from idiotsim.rules import FIELD_NAMES, Rules, _coerce
+from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
 from idiotsim.summary import t95
 
 DESIGNS = ("paired", "seats", "tournament")
@@ -245,13 +244,7 @@ def _check_spec_list(path, fieldname: str, value) -> tuple:
 def load_spec(path) -> Spec:
     """Read and validate an experiment spec; every problem is a UserError naming file and field."""
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise UserError(f"cannot read experiment spec {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"experiment spec {path} is not valid TOML: {e}") from None
+    data = read_toml(path, "experiment spec")
     design = data.get("design", "paired")
     if design not in DESIGNS:
         raise _err(path, "design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")

@@ -114,17 +114,22 @@ def parse_rule_assignment(text: str) -> tuple[str, object]:
     return name, _coerce(name, value)
 
 
+def read_toml(path, what: str) -> dict:
+    """A TOML file as a dict; an unreadable or invalid file is a UserError naming `what` it is."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise UserError(f"cannot read {what} {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{what} {path} is not valid TOML: {e}") from None
+
+
 def load_rules(path: str | None = None, assignments=(), **overrides) -> Rules:
     """Rules from an optional TOML file, then --rule NAME=VALUE strings, then keyword overrides."""
     values: dict = {}
     if path:
-        try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except OSError as e:
-            raise UserError(f"cannot read rules file {path}: {e.strerror}") from None
-        except tomllib.TOMLDecodeError as e:
-            raise UserError(f"rules file {path} is not valid TOML: {e}") from None
+        data = read_toml(path, "rules file")
         data = data.get("rules", data)
         if not isinstance(data, dict):
             raise UserError(f"rules file {path}: [rules] must be a table of NAME = VALUE")
