@@ -290,7 +290,8 @@ def run(
     check_games(games)
     map_chunks = None
     if cluster is not None or workers is not None:
-        from idiotsim.distributed import dask_map_run
+        from idiotsim.distributed import check_cluster_options, dask_map_run
+        check_cluster_options(cluster, workers)
         map_chunks = dask_map_run(cluster, workers)
     result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, map_chunks=map_chunks)
     print_seat_table(result_dir, rules.players)
@@ -417,7 +418,8 @@ def tournament(
     progress = ProgressBar(sys.stderr.isatty())
     map_chunks = None
     if cluster is not None or workers is not None:
-        from idiotsim.distributed import dask_map_chunks
+        from idiotsim.distributed import check_cluster_options, dask_map_chunks
+        check_cluster_options(cluster, workers)
         map_chunks = dask_map_chunks(cluster, workers, progress)
     run_tournament(config, Path(out), force=force, progress=progress, map_chunks=map_chunks)
     report_tournament(out)

@@ -48,19 +48,24 @@ def probe_task(out: str) -> str:
         return f"{type(e).__name__}: {e}"
 
 
+def check_cluster_options(address: str | None, workers: int | None) -> None:
+    """The --cluster / --workers flags, checked before any results folder is touched."""
+    _require_dask()
+    if (address is None) == (workers is None):
+        raise UserError("give exactly one of --cluster ADDRESS and --workers N")
+    if workers is not None and not 1 <= workers <= 64:
+        raise UserError(f"--workers must be 1..64, got {workers}")
+
+
 class Cluster:
     """A Dask client on an existing scheduler (`address`) or on a local cluster of `workers` processes."""
 
     def __init__(self, address: str | None = None, workers: int | None = None):
-        _require_dask()
+        check_cluster_options(address, workers)
         from dask.distributed import Client, LocalCluster
-        if (address is None) == (workers is None):
-            raise UserError("give exactly one of --cluster ADDRESS and --workers N")
         self.local = None
         self.address = address
         if workers is not None:
-            if not 1 <= workers <= 64:
-                raise UserError(f"--workers must be 1..64, got {workers}")
             self.local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                       dashboard_address=None, silence_logs=40)
             self.client = Client(self.local)

@@ -99,3 +99,14 @@ def test_default_path_does_not_import_dask():
             "print('dask' in sys.modules or 'distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_bad_cluster_flags_fail_before_touching_the_results_folder(tmp_path, capsys):
+    from helpers import cli_user_error
+    for flags, message in ((["--workers", "0"], "--workers must be 1..64"),
+                           (["--workers", "2", "--cluster", "tcp://127.0.0.1:1"], "exactly one of --cluster")):
+        for command in (["tournament", "--strategies", "basic,random", "--games", "1000"], ["run", "--games", "100"]):
+            out = tmp_path / "out"
+            line = cli_user_error(capsys, *command, "--out", out, *flags)
+            assert message in line
+            assert not out.exists()
