@@ -183,6 +183,9 @@ def trace(
     deck: DeckOpt = None,
     seed: SeedOpt = None,
     game: GameOpt = None,
+    deal: Annotated[Optional[int], typer.Option(
+        "--deal", metavar="D", help="Deal (shuffle stream) under --seed, when it differs from the game: "
+                                    "a tournament row's `deal` column (default: the game index).")] = None,
     rules_file: RulesFileOpt = None,
     rule: RuleOpt = None,
     pretty: Annotated[bool, typer.Option("--pretty", help="Show the game for a person instead of JSON Lines.")] = False,
@@ -196,6 +199,8 @@ def trace(
     if (deck is None) == (seed is None):
         raise UserError("give exactly one of --deck FILE and --seed S "
                         f"({'both were given' if deck is not None else 'neither was given'})")
+    if deal is not None and seed is None:
+        raise UserError("--deal applies only with --seed")
     if game is not None and seed is None:
         raise UserError("--game applies only with --seed (with --deck the game index is the match number)")
     if pretty and engine == Engine.numba:
@@ -205,7 +210,8 @@ def trace(
     if seed is not None:
         run_seed = check_seed(seed)
         first_game = check_game(0 if game is None else game)
-        matches = [(first_game, seed_decks(run_seed, first_game, rules))]
+        deal_index = first_game if deal is None else check_game(deal, "--deal")
+        matches = [(first_game, seed_decks(run_seed, deal_index, rules))]
     else:
         run_seed = 0
         matches = list(enumerate(load_deck_matches(deck, rules)))

@@ -769,3 +769,18 @@ def test_demo_runs_the_shipped_strategies(capsys, tmp_path, monkeypatch, no_plot
     assert "| basic |" in shown and "| random |" in shown
     for name in SUMMARY_FILES:
         assert (out / name).exists()
+
+
+def test_a_tournament_game_replays_alone_with_trace(tmp_path, capsys):
+    """trace --seed S --game G --deal D with the row's seating gives the row's places, in both engines."""
+    out = tmp_path / "t"
+    cli_ok(capsys, "tournament", "--strategies", "basic,random,heuristic:burn_min=8", "--players", "3",
+           "--games", "60", "--seed", "9", "--out", out)
+    rows = pl.read_parquet(sorted(out.glob("chunk-*.parquet"))).sort("game")
+    for row in rows.head(12).iter_rows(named=True):
+        seats = ",".join(row[f"strategy_{s}"] for s in range(3))
+        for engine in ("reference", "numba"):
+            trace = cli_ok(capsys, "trace", "--players", 3, "--strategies", seats, "--seed", 9, "--game", row["game"],
+                           "--deal", row["deal"], "--engine", engine)
+            end = json.loads(trace.strip().splitlines()[-1])
+            assert end["places"] == [row[f"place_{s}"] for s in range(3)], (engine, row)
