@@ -102,6 +102,26 @@ class Cluster:
                 progress.advance(futures[future])
         _remove_stale_temporaries(out)
 
+    def tournament_chunks(self, progress=None):
+        """A `map_chunks` hook for ``run_tournament`` on this cluster."""
+        def map_chunks(tournament, out, chunks):
+            config = tournament.config.as_json()
+            sizes = [tournament.chunk_range(c)[1] - tournament.chunk_range(c)[0] for c in chunks]
+            self.run_tasks(out, tournament_chunk_task, [(config, str(out), c) for c in chunks], sizes, progress)
+        return map_chunks
+
+    def map_in_order(self, task, arguments, window: int | None = None):
+        """Yield `task(*args)` for each argument tuple, in order, with a bounded number in flight."""
+        from collections import deque
+        window = window or 2 * max(1, len(self.client.scheduler_info()["workers"]))
+        pending: deque = deque()
+        for args in arguments:
+            pending.append(self.client.submit(task, *args, key=f"idiotsim-{uuid.uuid4().hex}", retries=3))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
     def close(self) -> None:
         self.client.close()
         if self.local is not None:
@@ -120,10 +140,7 @@ def _remove_stale_temporaries(out: Path) -> None:
 def dask_map_chunks(address: str | None, workers: int | None, progress=None):
     """A `map_chunks` hook for ``run_tournament`` that plays the chunks on Dask."""
     def map_chunks(tournament, out, chunks):
-        config = tournament.config.as_json()
-        sizes = [tournament.chunk_range(c)[1] - tournament.chunk_range(c)[0] for c in chunks]
-        with_cluster(address, workers, lambda cluster: cluster.run_tasks(
-            out, tournament_chunk_task, [(config, str(out), c) for c in chunks], sizes, progress))
+        with_cluster(address, workers, lambda cluster: cluster.tournament_chunks(progress)(tournament, out, chunks))
     return map_chunks
 
 

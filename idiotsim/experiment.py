@@ -646,6 +646,7 @@ class _PointPlayer:
         self.n = n
         if point.treatment:
             specs = [point.treatment, point.control] + [o for o in dict.fromkeys(point.opponents)]
+            self.specs = specs
             self.strategies = [load_strategy(s) for s in specs]
             for i, s in enumerate(self.strategies):  # distinct labels for error messages
                 object.__setattr__(s, "label", ("treatment " if i == 0 else "control " if i == 1 else "") + s.label)
@@ -659,11 +660,12 @@ class _PointPlayer:
                         self.seating[s, arm, (s + 1 + j) % n] = index[point.opponents[j % len(point.opponents)]]
             self.stats = PairedStats(n)
         else:
+            self.specs = [point.strategy]
             self.strategies = [load_strategy(point.strategy)]
             self.stats = SeatStats(n)
 
-    def play(self, d0: int, d1: int):
-        from idiotsim.simulate import play_seated
+    def inputs(self, d0: int, d1: int) -> dict:
+        """The games of deals d0 .. d1 - 1: ids, seating and (seats design) rotated decks."""
         n, seed, rules = self.n, self.spec.seed, self.point.rules
         deals = np.arange(d0, d1, dtype=np.int64)
         m = len(deals)
@@ -676,7 +678,26 @@ class _PointPlayer:
             if self.spec.streams == "independent":
                 game_ids = game_ids + arm * INDEPENDENT_OFFSET
             seating = np.tile(self.seating.reshape(2 * n, n), (m, 1))
-            out = play_seated(rules, self.strategies, seed, game_ids, deal_ids, seating)
+            return dict(game_ids=game_ids, deal_ids=deal_ids, seating=seating, decks=None)
+        deal_ids = np.repeat(deals, n)
+        rotations = np.tile(np.arange(n), m)
+        game_ids = deal_ids * n + rotations
+        decks = rotated_decks(rules, seed, deal_ids, rotations)
+        seating = np.zeros((m * n, n), dtype=np.int8)
+        return dict(game_ids=game_ids, deal_ids=deal_ids, seating=seating, decks=decks)
+
+    def task(self, d0: int, d1: int) -> tuple:
+        """Arguments of ``play_chunk_task`` for deals d0 .. d1 - 1 (plain data: it may run on a worker)."""
+        return (self.point.rules.as_dict(), [s.label for s in self.strategies], self.specs, self.spec.seed,
+                self.inputs(d0, d1))
+
+    def play(self, d0: int, d1: int):
+        return self.add(play_chunk_task(*self.task(d0, d1)), d1 - d0)
+
+    def add(self, out: dict, m: int):
+        """Add the outputs of `m` deals' games to the statistics (in deal order)."""
+        n = self.n
+        if self.point.treatment:
             places = out["places"].reshape(m, n, 2, n)
             ar = np.arange(n)
             pt = places[:, ar, 0, ar]
@@ -685,14 +706,19 @@ class _PointPlayer:
             stalled = out["stalled"].reshape(m, n, 2)
             self.stats.add(pt, pc, actions[:, :, 0], actions[:, :, 1], stalled[:, :, 0], stalled[:, :, 1])
             return None
-        deal_ids = np.repeat(deals, n)
-        rotations = np.tile(np.arange(n), m)
-        game_ids = deal_ids * n + rotations
-        decks = rotated_decks(rules, seed, deal_ids, rotations)
-        seating = np.zeros((m * n, n), dtype=np.int8)
-        out = play_seated(rules, self.strategies, seed, game_ids, deal_ids, seating, decks=decks)
         return self.stats.add(out["places"].reshape(m, n, n), out["actions"].reshape(m, n),
                               out["stalled"].reshape(m, n))
+
+
+def play_chunk_task(rules_fields: dict, labels: list, specs: list, seed: int, inputs: dict) -> dict:
+    """Play one chunk of an experiment's games: a pure function of its arguments (Dask runs it on workers)."""
+    from idiotsim.simulate import play_seated
+    from idiotsim.strategy_api import load_strategy
+    strategies = [load_strategy(spec) for spec in specs]
+    for strategy, label in zip(strategies, labels):
+        object.__setattr__(strategy, "label", label)
+    return play_seated(Rules(**rules_fields), strategies, seed, inputs["game_ids"], inputs["deal_ids"],
+                       inputs["seating"], decks=inputs["decks"])
 
 
 @dataclass
@@ -718,7 +744,7 @@ def _deals_for(games: int, point: Point) -> int:
 
 
 def run_experiment(spec: Spec, games: int | None = None, precision: float | None = None, quick: bool = False,
-                   progress=None) -> Run:
+                   progress=None, cluster=None) -> Run:
     """Play a paired or seats spec (tournament specs: see ``run_leaderboard``)."""
     if spec.design == "tournament":
         raise UserError("a tournament spec is played by run_leaderboard")
@@ -751,14 +777,23 @@ def run_experiment(spec: Spec, games: int | None = None, precision: float | None
     for k, targets in enumerate(looks, start=1):
         start = min(done)
         stop = max(targets)
-        for c0 in range(start, stop, chunk):
+        pieces = [(c0, i, max(c0, done[i]), min(c0 + chunk, targets[i]))
+                  for c0 in range(start, stop, chunk) for i in range(len(players))]
+        pieces = [p for p in pieces if p[2] < p[3]]
+        tasks = (players[i].task(lo, hi) for _, i, lo, hi in pieces)  # lazily: inputs can be large
+        if cluster is None:
+            outputs = (play_chunk_task(*t) for t in tasks)
+        else:
+            outputs = iter(cluster.map_in_order(play_chunk_task, tasks))
+        by_chunk: dict = {}
+        for piece in pieces:
+            by_chunk.setdefault(piece[0], []).append(piece)
+        for c0, chunk_pieces in by_chunk.items():
             c1 = c0 + chunk
             base_length = None
-            for i, pl_ in enumerate(players):
-                lo, hi = max(c0, done[i]), min(c1, targets[i])
-                if lo >= hi:
-                    continue
-                length = pl_.play(lo, hi)
+            for _, i, lo, hi in chunk_pieces:
+                pl_ = players[i]
+                length = pl_.add(next(outputs), hi - lo)
                 if spec.design == "seats":
                     if i == 0:
                         base_length = (lo, hi, length)
@@ -1368,7 +1403,7 @@ def plot(spec: Spec, results: list[dict], path: Path) -> Path:
 
 # ---- leaderboard ------------------------------------------------------------------------
 
-def run_leaderboard(spec: Spec, out_dir: Path, games: int | None = None, quick: bool = False):
+def run_leaderboard(spec: Spec, out_dir: Path, games: int | None = None, quick: bool = False, cluster=None):
     """Play the tournament in a temporary folder, summarize it into <out>/<name>/; return the summary."""
     from idiotsim.plots import write_plots
     from idiotsim.summary import summarize, write_summary
@@ -1380,7 +1415,7 @@ def run_leaderboard(spec: Spec, out_dir: Path, games: int | None = None, quick: 
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=f".{spec.name}-") as tmp:
         data = Path(tmp) / "data"
-        run_tournament(config, data)
+        run_tournament(config, data, map_chunks=None if cluster is None else cluster.tournament_chunks())
         summary = summarize(data)
     for old in folder.glob("summary*"):
         old.unlink()
@@ -1481,7 +1516,7 @@ class Written:
 
 
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
-                 precision: float | None = None, progress=None) -> Written:
+                 precision: float | None = None, progress=None, cluster=None) -> Written:
     """Play `spec` and write NAME.md, NAME.csv and NAME.png into out_dir (default: the spec's folder)."""
     out = Path(out_dir) if out_dir is not None else Path(spec.path).parent
     out.mkdir(parents=True, exist_ok=True)
@@ -1490,12 +1525,12 @@ def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool
         if precision is not None:
             print(f"note: --precision does not apply to the tournament spec {spec.path}; it plays its size",
                   file=sys.stderr)
-        summary = run_leaderboard(spec, out, games, quick)
+        summary = run_leaderboard(spec, out, games, quick, cluster)
         text, answer = leaderboard_markdown(spec, summary, quick)
         _write_text(md, text)
         _write_text(csv_path, leaderboard_csv(summary))
         return Written(spec, answer, [md, csv_path, out / spec.name], summary.games)
-    run = run_experiment(spec, games, precision, quick, progress)
+    run = run_experiment(spec, games, precision, quick, progress, cluster)
     results = analyse(run)
     for r in results:
         r["alpha"] = run.alpha if run.precision is not None else None
@@ -1557,14 +1592,14 @@ def spec_paths(folder) -> list[Path]:
     return sorted(Path(folder).glob("*.toml"))
 
 
-def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log=None) -> list[Written]:
+def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log=None, cluster=None) -> list[Written]:
     """Regenerate every spec in `folder` and the index README.md."""
     specs = [load_spec(p) for p in spec_paths(folder)]
     if not specs:
         raise UserError(f"{folder} holds no experiment spec (*.toml)")
     written = []
     for spec in specs:
-        w = write_report(spec, out_dir if out_dir is not None else folder, games, quick, precision)
+        w = write_report(spec, out_dir if out_dir is not None else folder, games, quick, precision, cluster=cluster)
         written.append(w)
         if log:
             log(w)

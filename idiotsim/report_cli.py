@@ -3,7 +3,6 @@
 ``register(app)`` adds the command to the typer app of ``idiotsim.cli`` (it is
 idempotent). Errors are ``UserError`` so ``cli.main`` prints one line and exits 2.
 """
-from __future__ import annotations
 
 import sys
 import time
@@ -20,6 +19,7 @@ def register(app: typer.Typer) -> None:
     for command in app.registered_commands:
         if (command.name or getattr(command.callback, "__name__", "")) == "report":
             return
+    from idiotsim.cli import ClusterOpt, WorkersOpt
 
     @app.command("report")
     def report(
@@ -42,6 +42,8 @@ def register(app: typer.Typer) -> None:
             "--specs-dir", metavar="DIR", help="Folder of the specs for --all.")] = "reports",
         threads: Annotated[Optional[int], typer.Option(
             "--threads", metavar="T", help="Engine threads (default: all cores).")] = None,
+        cluster: ClusterOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Play experiment specs and write their reports (NAME.md, NAME.csv, NAME.png)."""
         from idiotsim import experiment
@@ -57,6 +59,19 @@ def register(app: typer.Typer) -> None:
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a mean-place half-width between 0 and 10, got {precision}")
         set_threads(threads)
+        dask = None
+        if cluster is not None or workers is not None:
+            from idiotsim.distributed import Cluster, check_cluster_options
+            check_cluster_options(cluster, workers)
+            dask = Cluster(cluster, workers)
+        try:
+            _report(specs, all_specs, games, quick, out, precision, specs_dir, dask)
+        finally:
+            if dask is not None:
+                dask.close()
+
+    def _report(specs, all_specs, games, quick, out, precision, specs_dir, dask) -> None:
+        from idiotsim import experiment
         started = time.perf_counter()
         last = [started]
 
@@ -70,11 +85,11 @@ def register(app: typer.Typer) -> None:
             folder = Path(specs_dir)
             if not folder.is_dir():
                 raise UserError(f"--specs-dir {folder} is not a folder")
-            written = experiment.write_all(folder, out, games, quick, precision, log=log)
+            written = experiment.write_all(folder, out, games, quick, precision, log=log, cluster=dask)
             index = Path(out if out is not None else folder) / "README.md"
             print(f"{len(written)} reports and {index} written in {time.perf_counter() - started:.1f} s",
                   file=sys.stderr)
             return
         loaded = [experiment.load_spec(s) for s in specs]  # validate all before playing any
         for spec in loaded:
-            log(experiment.write_report(spec, out, games, quick, precision))
+            log(experiment.write_report(spec, out, games, quick, precision, cluster=dask))

@@ -110,3 +110,17 @@ def test_bad_cluster_flags_fail_before_touching_the_results_folder(tmp_path, cap
             line = cli_user_error(capsys, *command, "--out", out, *flags)
             assert message in line
             assert not out.exists()
+
+
+def test_report_on_a_local_cluster_equals_the_local_report(tmp_path, capsys):
+    """`idiotsim report --workers 2` writes byte-identical reports (paired, seats and tournament designs)."""
+    from helpers import cli_ok
+    reports = Path(__file__).resolve().parent.parent / "reports"
+    specs = [str(reports / f"{name}.toml") for name in ("tens_faceup", "first_player", "leaderboard")]
+    cli_ok(capsys, "report", *specs, "--quick", "--out", tmp_path / "local")
+    cli_ok(capsys, "report", *specs, "--quick", "--out", tmp_path / "dask", "--workers", "2")
+    local = sorted(p.relative_to(tmp_path / "local") for p in (tmp_path / "local").rglob("*") if p.is_file())
+    assert local and local == sorted(p.relative_to(tmp_path / "dask") for p in (tmp_path / "dask").rglob("*")
+                                     if p.is_file())
+    for rel in local:
+        assert (tmp_path / "local" / rel).read_bytes() == (tmp_path / "dask" / rel).read_bytes(), rel
