@@ -73,21 +73,6 @@ def play(rank, count, extra):
     return rank | (count << 4) | (extra << 8)
 
 
-@kernel(types.int64(types.int64), inline="always")
-def action_rank(action):
-    return action & 15
-
-
-@kernel(types.int64(types.int64), inline="always")
-def action_count(action):
-    return (action >> 4) & 15
-
-
-@kernel(types.int64(types.int64), inline="always")
-def action_extra(action):
-    return action >> 8
-
-
 @kernel(types.int64(types.int64, types.int64, types.int64), inline="always")
 def swap_choice(a, b, c):
     """The three ranks to lie face-up."""

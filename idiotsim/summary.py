@@ -82,17 +82,6 @@ def ratio_difference_ci(y_a, n_a, y_b, n_b) -> tuple[float, float, float]:
     return diff, diff - half, diff + half
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    x = x[~np.isnan(x)]
-    if len(x) == 0:
-        return float("nan"), float("nan"), float("nan")
-    m = float(x.mean())
-    if len(x) < 2:
-        return m, float("nan"), float("nan")
-    half = t95(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return m, m - half, m + half
-
-
 def seat_frames(lazy: pl.LazyFrame, players: int) -> list[pl.LazyFrame]:
     """Per seat, one row per game: cluster, seat, strategy, place, stalled (aggregated seat by seat)."""
     return [lazy.select("cluster", pl.lit(s, dtype=pl.Int8).alias("seat"),

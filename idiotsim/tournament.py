@@ -273,7 +273,3 @@ def write_chunk(tournament: Tournament, out: Path, chunk: int) -> Path:
 def _chunk_size(tournament: Tournament, chunk: int) -> int:
     start, stop = tournament.chunk_range(chunk)
     return stop - start
-
-
-def tournament_players(out) -> int:
-    return int(read_manifest(out)["config"]["players"])
