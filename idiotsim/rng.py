@@ -95,11 +95,12 @@ def nb_next_u64(state):
 @kernel(types.int64(types.uint64[::1], types.int64))
 def nb_below(state, n):
     un = _U(n)
-    threshold = (_U(4294967296) - un) % un
-    while True:
-        m = (nb_next_u64(state) >> _U(32)) * un
-        if (m & _U(0xFFFFFFFF)) >= threshold:
-            return np.int64(m >> _U(32))
+    m = (nb_next_u64(state) >> _U(32)) * un
+    if (m & _U(0xFFFFFFFF)) < un:  # the threshold is below n: skip its division otherwise (same draws)
+        threshold = (_U(4294967296) - un) % un
+        while (m & _U(0xFFFFFFFF)) < threshold:
+            m = (nb_next_u64(state) >> _U(32)) * un
+    return np.int64(m >> _U(32))
 
 
 @kernel(types.void(types.int64, types.int64, types.int64, types.int64[::1], types.uint64[::1]))
