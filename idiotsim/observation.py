@@ -21,6 +21,8 @@ Header (scalars)
   CAN_CHANCE   1 when the player may turn the talon's top card now (V5)
   STARTER      seat that started this round
   ACTIONS      actions so far in this round (R20)
+  LEGAL        bit r set when rank r may be played on the pile now (R10, R11,
+               V1/V2, V6; V12's MUST_PLAY aside): ``obs[LEGAL] >> r & 1``
   rules:       LOW_RANK (rank id or -1), TEN_ONLY_ON_LOWER, SIX_BURN,
                LAST_HAND_WITH_FACEUP, BURN_PLAYS_AGAIN, CHANCE_RULE, DECKS,
                LOWEST_STARTS, OPENING_LOWEST, ROUNDS, IDIOT_DEALS, ACTION_LIMIT
@@ -51,7 +53,8 @@ SOURCE_NAMES = ("hand", "faceup", "blind")
  MUST_PLAY, CAN_PICKUP, CAN_CHANCE, STARTER, ACTIONS,
  LOW_RANK, TEN_ONLY_ON_LOWER, SIX_BURN, LAST_HAND_WITH_FACEUP, BURN_PLAYS_AGAIN,
  CHANCE_RULE, DECKS, LOWEST_STARTS, OPENING_LOWEST, ROUNDS, IDIOT_DEALS,
- ACTION_LIMIT) = range(26)
+ ACTION_LIMIT, LEGAL) = range(27)
+ALL_RANKS = (1 << NR) - 1  # LEGAL on an empty pile
 HEADER_SIZE = 32
 FACEUP = HEADER_SIZE
 KNOWN = FACEUP + MAX_PLAYERS * NR

@@ -192,6 +192,7 @@ class Round:
         obs[ob.SEAT] = seat
         obs[ob.ROUND] = self.round_no
         obs[ob.PILE_TOP] = -1
+        obs[ob.LEGAL] = ob.ALL_RANKS
         obs[ob.MUST_PLAY] = -1
         obs[ob.STARTER] = self.starter
         obs[ob.TALON_SIZE] = len(self.talon)
@@ -214,6 +215,7 @@ class Round:
         if self.pile:
             obs[ob.PILE_TOP] = card_rank(self.pile[-1])
             obs[ob.PILE_RUN] = self.top_run()
+        obs[ob.LEGAL] = sum(1 << r for r in range(NUM_RANKS) if may_follow(r, self.top_rank(), self.rules))
         obs[ob.PILE_SIZE] = len(self.pile)
         obs[ob.MUST_PLAY] = self.must_play
         obs[ob.CAN_PICKUP] = int(bool(self.pile) and source != ob.SRC_BLIND)

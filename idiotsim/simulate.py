@@ -85,22 +85,25 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     """One match on the numba engine with recording: (events, observation checksums, places)."""
     fns, params = strategy_inputs(seats)
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
-    trace = np.zeros((capacity, en.EV_WIDTH), dtype=np.int64)
-    obs_log = np.zeros(capacity + rules.players * rules.rounds, dtype=np.uint64)
+    log_capacity = capacity + rules.players * rules.rounds
+    state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
+    state[en.RECORD], state[en.TRACE_CAP], state[en.LOG_CAP] = 1, capacity, log_capacity
+    state[en.SEAT_STRATEGY: en.SEAT_STRATEGY + rules.players] = np.arange(rules.players) % len(seats)
     places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
-    state = np.zeros(en.GAME_SIZE, dtype=np.int64)
-    seating = np.arange(ob.MAX_PLAYERS, dtype=np.int64) % len(seats)
     matrix = deck_matrix(decks, rules)
     if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it
         en.trace_match.compile(en.TRACE_SIG)
         en.trace_match.disable_compile()
-    result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal, seating,
-                            matrix, 0 if len(matrix) else -1, trace, obs_log, places, state)
+    result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
+                            matrix, 0 if len(matrix) else -1, state, places)
     if result < 0:
         seat = int(state[en.ERROR_SEAT])
         raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[en.ERROR])))
+    trace = state[en.TRACE: en.TRACE + capacity * en.EV_WIDTH].reshape(capacity, en.EV_WIDTH)
     events = [event_dict(row, rules.players) for row in trace[: state[en.N_EVENTS]]]
-    return events, [int(x) for x in obs_log[: state[en.N_OBS]]], [int(p) for p in places[: rules.players]]
+    log_start = en.TRACE + capacity * en.EV_WIDTH
+    checksums = state[log_start: log_start + state[en.N_OBS]].view(np.uint64)
+    return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]
 
 
 def _ranks(code: int) -> list:

@@ -33,13 +33,15 @@ import sys
 from dataclasses import dataclass, field
 
 import numpy as np
+from llvmlite import ir
 from numba import types
+from numba.extending import intrinsic
 
 from idiotsim.jit import kernel
 
 from idiotsim.errors import UserError
-from idiotsim.observation import (FACEUP, LAST_HAND_WITH_FACEUP, LOW_RANK, NR, PILE_TOP, SEAT,
-                                  SOURCE, SRC_FACEUP, SRC_HAND, TALON_SIZE, TEN_ONLY_ON_LOWER)
+from idiotsim.observation import (ALL_RANKS, FACEUP, LAST_HAND_WITH_FACEUP, LEGAL, NR, SEAT, SOURCE,
+                                  SRC_FACEUP, SRC_HAND, TALON_SIZE)
 
 SIG = types.int64(types.int64[::1], types.int64[::1], types.float64[::1], types.uint64[::1])
 
@@ -93,10 +95,25 @@ def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
     return rank >= top
 
 
+@kernel(types.int64(types.int64, types.int64, types.boolean), inline="always")
+def legal_mask(top, low_rank, ten_only_on_lower):
+    """``rank_is_legal`` for all 13 ranks at once, as the bit mask ``obs[LEGAL]``."""
+    if top < 0 or top == TWO:
+        return ALL_RANKS
+    if top == low_rank:
+        mask = (2 << top) - 1
+    else:
+        mask = ALL_RANKS & ~((1 << top) - 1)
+    mask |= 1 << TWO
+    if ten_only_on_lower and top >= JACK:
+        return mask & ~(1 << TEN)
+    return mask | (1 << TEN)
+
+
 @kernel(types.boolean(types.int64[::1], types.int64), inline="always")
 def legal_now(obs, rank):
     """Is `rank` legal on the current pile?"""
-    return rank_is_legal(rank, obs[PILE_TOP], obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+    return (obs[LEGAL] >> rank) & 1 != 0
 
 
 @kernel(types.int64(types.int64[::1], types.int64[::1], types.int64), inline="always")
@@ -107,6 +124,33 @@ def held_in_source(obs, hand, rank):
     if obs[SOURCE] == SRC_FACEUP:
         return obs[FACEUP + obs[SEAT] * NR + rank]
     return 0
+
+
+@kernel(types.int64(types.int64[::1], types.int64[::1]), inline="always")
+def playable_mask(obs, hand):
+    """Bit r set when the player holds rank r in the current source and it is legal now."""
+    held = 0
+    if obs[SOURCE] == SRC_HAND:
+        for r in range(NR):
+            held |= (hand[r] > 0) << r
+    elif obs[SOURCE] == SRC_FACEUP:
+        row = FACEUP + obs[SEAT] * NR
+        for r in range(NR):
+            held |= (obs[row + r] > 0) << r
+    return held & obs[LEGAL]
+
+
+@intrinsic
+def _count_trailing_zeros(typingctx, mask):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@kernel(types.int64(types.int64), inline="always")
+def lowest_rank(mask):
+    """The lowest rank id whose bit is set in `mask` (13 when none is)."""
+    return min(_count_trailing_zeros(mask), NR)
 
 
 @kernel(types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64), inline="always")

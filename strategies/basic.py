@@ -2,11 +2,12 @@
 import numpy as np
 
 from idiotsim.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
-from idiotsim.strategy_api import (PICKUP, TEN, TWO, Strategy, faceup_addable, held_in_source, legal_now,
-                                   play, strategy_function)
+from idiotsim.strategy_api import (PICKUP, TEN, TWO, Strategy, faceup_addable, held_in_source, lowest_rank,
+                                   play, playable_mask, strategy_function)
 
 # Ranks in the order of the `basic` key: 3 < ... < 9 < J < Q < K < A < 2 < 10.
 KEY_ORDER = np.array([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, TWO, TEN], dtype=np.int64)
+ORDINARY = ((1 << NR) - 1) & ~(1 << TWO) & ~(1 << TEN)  # in rank-id order, the key's order of 3..A
 
 
 @strategy_function
@@ -25,12 +26,17 @@ def decide(obs, hand, params, rng):
         return choice
     if obs[DECISION] == TURN:
         # All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up.
-        for i in range(NR):
-            r = KEY_ORDER[i]
-            held = held_in_source(obs, hand, r)
-            if held > 0 and legal_now(obs, r):
-                return play(r, held, faceup_addable(obs, hand, r, held))
-        return PICKUP
+        playable = playable_mask(obs, hand)
+        if playable & ORDINARY:
+            r = lowest_rank(playable & ORDINARY)
+        elif playable & (1 << TWO):
+            r = TWO
+        elif playable & (1 << TEN):
+            r = TEN
+        else:
+            return PICKUP
+        held = held_in_source(obs, hand, r)
+        return play(r, held, faceup_addable(obs, hand, r, held))
     # Blind phase: the lowest-numbered remaining position.
     for pos in range(3):
         if obs[BLIND_PRESENT + seat * 3 + pos]:
