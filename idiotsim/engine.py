@@ -176,7 +176,7 @@ def _pick_up(st, seat, extra_rank, source):
     _event(st, EV_PICKUP, st[ob.ROUND], seat, source, extra_rank, taken, 0)
 
 
-@kernel
+@kernel(inline="always")
 def _after_play(st, seat, rank, count, source, n):
     """R16: the cards are on the pile; draw, burn, out, again. Returns the seat to act next."""
     st[ob.ACTIONS] += 1
@@ -276,7 +276,7 @@ def _show_turn(st, seat):
                               and pile_size > 0) else 0
 
 
-@kernel
+@kernel(inline="always")
 def _apply(st, seat, action, n):
     """One action (R13-R16) as `_show_turn` asked for it; returns the next seat to act, or -1 on an illegal move."""
     source = st[ob.SOURCE]

@@ -20,6 +20,21 @@ def rules_header(rules: Rules) -> np.ndarray:
     return header
 
 
+def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
+    """The strategies without repeats (same decision function and knobs) and, for each given
+    strategy, its index among them. Seats that play the same strategy then call the same
+    tuple entry, which keeps the engine's dispatch predictable."""
+    index_of: dict = {}
+    distinct, index = [], []
+    for s in strategies:
+        key = (id(s.decide), s.params.tobytes())
+        if key not in index_of:
+            index_of[key] = len(distinct)
+            distinct.append(s)
+        index.append(index_of[key])
+    return distinct, np.array(index, dtype=np.int64)
+
+
 def strategy_inputs(strategies) -> tuple:
     """The strategy tuple (padded to MAX_STRATEGIES) and the knob matrix, one row per strategy."""
     if len(strategies) > en.MAX_STRATEGIES:
@@ -47,10 +62,12 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     game, in order) is given; its strategies draw from (seed, game_ids[i]) streams.
     Raises IllegalMoveError naming the first game (in order) with an illegal move.
     """
-    fns, params = strategy_inputs(strategies)
+    distinct, index = distinct_strategies(strategies)
+    fns, params = strategy_inputs(distinct)
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
     deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
     seating = np.ascontiguousarray(seating, dtype=np.int8)
+    engine_seating = np.ascontiguousarray(index[seating], dtype=np.int8)
     n_games = len(game_ids)
     places = np.zeros((n_games, rules.players), dtype=np.int8)
     actions = np.zeros(n_games, dtype=np.int32)
@@ -58,7 +75,7 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     pickups = np.zeros(n_games, dtype=np.int16)
     stalled = np.zeros(n_games, dtype=np.int8)
     errors = np.zeros(n_games, dtype=np.int64)
-    en.play_batch(fns, params, rules_header(rules), seed, game_ids, deal_ids, seating, deck_matrix(decks, rules),
+    en.play_batch(fns, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating, deck_matrix(decks, rules),
                   block, places, actions, burns, pickups, stalled, errors)
     bad = np.flatnonzero(errors)
     if len(bad):

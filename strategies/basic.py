@@ -19,10 +19,12 @@ def decide(obs, hand, params, rng):
         need = 3
         for i in range(NR - 1, -1, -1):
             r = KEY_ORDER[i]
-            for _ in range(hand[r] + obs[FACEUP + seat * NR + r]):
-                if need > 0:
-                    choice = choice * NR + r
-                    need -= 1
+            take = min(need, hand[r] + obs[FACEUP + seat * NR + r])
+            for _ in range(take):
+                choice = choice * NR + r
+            need -= take
+            if need == 0:
+                break
         return choice
     if obs[DECISION] == TURN:
         # All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up.
