@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from idiotsim.jit import kernel
 
@@ -104,16 +106,26 @@ def _log_observation(st, obs, hand):
         st[N_OBS] = k + 1
 
 
+@intrinsic
+def _strategy_table(typingctx, fns):
+    """The strategy tuple stored once in the caller's stack frame, as a pointer to its first entry.
+    Numba indexes a tuple by a run-time index through a switch over all its entries; through
+    the pointer it is one load."""
+    def codegen(context, builder, signature, args):
+        stored = cgutils.alloca_once_value(builder, args[0])
+        return builder.bitcast(stored, context.get_value_type(fns.dtype).as_pointer())
+    return types.CPointer(fns.dtype)(fns), codegen
+
+
 @kernel(inline="always")
-def _decide(fns, params, rngs, st, seat):
-    """Hand the decision to the seat's strategy (recording the observation in trace mode).
-    Inlined: the strategy tuple is many words, passed only to the few functions that hold the loop."""
+def _decide(table, params, rngs, st, seat):
+    """Hand the decision to the seat's strategy (recording the observation in trace mode)."""
     obs = st[:OBS_SIZE]
     hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
     if st[RECORD]:
         _log_observation(st, obs, hand)
     k = st[SEAT_STRATEGY + seat]
-    return fns[k](obs, hand, params[k], rngs[seat])
+    return table[k](obs, hand, params[k], rngs[seat])
 
 
 @kernel
@@ -218,7 +230,7 @@ def _after_play(st, seat, rank, count, source, n):
     return _next_seat(st, seat, n)
 
 
-@kernel
+@kernel(inline="always")
 def _take_cards(st, seat, action, source):
     """R9, R11, R13, V11, V12: validate a play from hand or face-up and take its cards.
     Returns the number of cards played, or -1 on an illegal move."""
@@ -465,9 +477,10 @@ def _play_round(fns, params, rngs, st, n, n_cards, dealer, rnd):
     """One round (R4-R18, R20) from the deck at st[DECK:]. Returns 0, or -1 on an illegal move."""
     _deal(st, n, n_cards)
     st[ob.ROUND] = rnd
+    table = _strategy_table(fns)
     for seat in range(n):  # R6
         _show_swap(st, seat)
-        if _apply_swap(st, seat, _decide(fns, params, rngs, st, seat)) < 0:
+        if _apply_swap(st, seat, _decide(table, params, rngs, st, seat)) < 0:
             return -1
     _open_table(st, n)
     starter = _choose_starter(st, n, (dealer + 1) % n)
@@ -485,7 +498,7 @@ def _play_round(fns, params, rngs, st, n, n_cards, dealer, rnd):
             stalled = True
             break
         _show_turn(st, seat)
-        seat = _apply(st, seat, _decide(fns, params, rngs, st, seat), n)
+        seat = _apply(st, seat, _decide(table, params, rngs, st, seat), n)
         if seat < 0:
             return -1
     _final_places(st, n, starter)

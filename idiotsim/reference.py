@@ -12,6 +12,7 @@ played first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -61,6 +62,12 @@ def may_follow(rank: int, top: int | None, rules: Rules) -> bool:
     if top == rules.low_rank_id:  # V1/V2: after the low rank, play that rank or lower
         return rank <= top
     return rank >= top
+
+
+@lru_cache(maxsize=None)
+def legal_ranks(top: int | None, rules: Rules) -> int:
+    """The ranks that may follow `top`, as the bit mask of ``obs[LEGAL]``."""
+    return sum(1 << r for r in range(NUM_RANKS) if may_follow(r, top, rules))
 
 
 @dataclass
@@ -215,7 +222,7 @@ class Round:
         if self.pile:
             obs[ob.PILE_TOP] = card_rank(self.pile[-1])
             obs[ob.PILE_RUN] = self.top_run()
-        obs[ob.LEGAL] = sum(1 << r for r in range(NUM_RANKS) if may_follow(r, self.top_rank(), self.rules))
+        obs[ob.LEGAL] = legal_ranks(self.top_rank(), self.rules)
         obs[ob.PILE_SIZE] = len(self.pile)
         obs[ob.MUST_PLAY] = self.must_play
         obs[ob.CAN_PICKUP] = int(bool(self.pile) and source != ob.SRC_BLIND)
