@@ -26,15 +26,16 @@ from idiotsim.strategy_api import load_strategies
 
 ROOT = Path(__file__).resolve().parent.parent
 IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
+BLOCK = 512  # games per parallel task: many tasks per thread even for the short `random` runs
 
 
 def engine_rate(rules, seats, games: int, threads: int, repeats: int = 3) -> float:
     numba.set_num_threads(threads)
-    play_games(rules, seats, 1, 0, 64, block=4096)
+    play_games(rules, seats, 1, 0, 64, block=BLOCK)
     best = 0.0
     for _ in range(repeats):
         start = time.perf_counter()
-        play_games(rules, seats, 1, 0, games, block=4096)
+        play_games(rules, seats, 1, 0, games, block=BLOCK)
         best = max(best, games / (time.perf_counter() - start))
     return best
 

@@ -32,7 +32,7 @@ one ``random`` player; 3 games in 64 seat two, alternate them or are all random.
 Coverage: >= 2,000 decks for each variant alone and for each player count 2..5.
 Two-deck tables of 6..10 players get ~220 decks each here (a 6..10 player game
 costs ~20 ms on the two engines: 2,000 each would add ~200 s of CPU), and
-1,500 games each in the outcome test.
+2,000 games each in the outcome test.
 
 On a mismatch a test reports every differing game (up to a few per case) with
 variant, players, seats, seed, game and the first differing trace line.
@@ -270,14 +270,13 @@ def test_trace_equality_with_the_python_checksum(case, fields, players, decks):
 
 # ---- outcome equality ---------------------------------------------------------
 
-# 72,000 games, not the 100,000 first planned: the reference engine takes 3.7-4.2 ms of CPU per
-# game in this mix (measured on the 2-core test machine, the more the busier it is: ~3 ms for
-# all-`basic` 2..5-player tables, ~3.5 ms with one `random` seat, ~10 ms for two-deck tables of
-# 6..10; `play_games` adds little), so 100,000 games cost 375-420 s of CPU and 72,000 are what
-# fits in about 5 minutes of CPU across the two pytest-xdist workers.
-OUTCOME_GAMES = 72_000
+# 100,000 games (22,500 for each of 2..5 players, 2,000 for each of 6..10). The reference engine
+# takes about 3 ms of CPU per game in this mix (2.8 ms for an all-`basic` 4-player table, more with
+# a `random` seat or two decks), so this is the largest test here: about 5 minutes of CPU, shared
+# by the two pytest-xdist workers.
+OUTCOME_GAMES = 100_000
 OUTCOME_BLOCK = 500  # games per play_games call: one (variant, players, seats) group
-OUTCOME_SHARDS = 10
+OUTCOME_SHARDS = 20
 OUTCOME_VARIANTS = [fields for _, fields, _, _ in VARIANTS if "rounds" not in fields]
 
 
@@ -305,8 +304,7 @@ def test_outcome_groups_cover_every_combination():
 
 @pytest.mark.parametrize("shard", range(OUTCOME_SHARDS))
 def test_outcomes_equal_reference(shard):
-    """``play_games`` against the reference ``MatchResult`` on OUTCOME_GAMES (72,000) games in all
-    (the largest number whose reference games fit in ~5 minutes of CPU, see OUTCOME_GAMES).
+    """``play_games`` against the reference ``MatchResult`` on OUTCOME_GAMES (100,000) games in all.
 
     Groups of OUTCOME_BLOCK consecutive games share rules (the one-round variants
     in turn, default rules included) and seats (all `basic`, or one `random`
