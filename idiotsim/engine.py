@@ -71,21 +71,21 @@ SRC_TALON = 3
 
 
 @kernel
-def _event(st, kind, rnd, seat, a, b, c, d):
-    if st[RECORD] == 0:
+def _event(sp, kind, rnd, seat, a, b, c, d):
+    if sp[RECORD] == 0:
         return
-    i = st[N_EVENTS]
-    if i >= st[TRACE_CAP]:
+    i = sp[N_EVENTS]
+    if i >= sp[TRACE_CAP]:
         return
     at = TRACE + i * EV_WIDTH
-    st[at] = kind
-    st[at + 1] = rnd
-    st[at + 2] = seat
-    st[at + 3] = a
-    st[at + 4] = b
-    st[at + 5] = c
-    st[at + 6] = d
-    st[N_EVENTS] = i + 1
+    sp[at] = kind
+    sp[at + 1] = rnd
+    sp[at + 2] = seat
+    sp[at + 3] = a
+    sp[at + 4] = b
+    sp[at + 5] = c
+    sp[at + 6] = d
+    sp[N_EVENTS] = i + 1
 
 
 @kernel
@@ -99,11 +99,20 @@ def obs_checksum(obs, hand):
 
 
 @kernel
-def _log_observation(st, obs, hand):
-    k = st[N_OBS]
-    if k < st[LOG_CAP]:
-        st[TRACE + st[TRACE_CAP] * EV_WIDTH + k] = np.int64(obs_checksum(obs, hand))
-        st[N_OBS] = k + 1
+def _log_observation(sp, obs, hand):
+    k = sp[N_OBS]
+    if k < sp[LOG_CAP]:
+        sp[TRACE + sp[TRACE_CAP] * EV_WIDTH + k] = np.int64(obs_checksum(obs, hand))
+        sp[N_OBS] = k + 1
+
+
+@intrinsic
+def _data_pointer(typingctx, array):
+    """The data pointer of the state array. The engine indexes the state through it: numba adds
+    negative-index wraparound code to every array access with a signed index; a pointer has none."""
+    def codegen(context, builder, signature, args):
+        return context.make_array(array)(context, builder, args[0]).data
+    return types.CPointer(array.dtype)(array), codegen
 
 
 @intrinsic
@@ -118,152 +127,152 @@ def _strategy_table(typingctx, fns):
 
 
 @kernel(inline="always")
-def _decide(table, params, rngs, st, seat):
+def _decide(table, params, rngs, st, sp, seat):
     """Hand the decision to the seat's strategy (recording the observation in trace mode)."""
     obs = st[:OBS_SIZE]
     hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
-    if st[RECORD]:
-        _log_observation(st, obs, hand)
-    k = st[SEAT_STRATEGY + seat]
+    if sp[RECORD]:
+        _log_observation(sp, obs, hand)
+    k = sp[SEAT_STRATEGY + seat]
     return table[k](obs, hand, params[k], rngs[seat])
 
 
 @kernel
-def _fail(st, seat, reason):
-    st[ERROR] = reason
-    st[ERROR_SEAT] = seat
+def _fail(sp, seat, reason):
+    sp[ERROR] = reason
+    sp[ERROR_SEAT] = seat
     return -1
 
 
 @kernel
-def _legal(st, rank):
-    return (st[ob.LEGAL] >> rank) & 1 != 0
+def _legal(sp, rank):
+    return (sp[ob.LEGAL] >> rank) & 1 != 0
 
 
 @kernel
-def _next_seat(st, seat, n):
+def _next_seat(sp, seat, n):
     """R4: to the left, skipping players who are out."""
     s = seat
     for _ in range(n):
         s = s + 1 if s + 1 < n else 0
-        if st[ob.PLACE + s] == 0:
+        if sp[ob.PLACE + s] == 0:
             return s
     return seat
 
 
 @kernel
-def _cards_held(st, seat):
-    return st[ob.HAND_SIZE + seat] + st[ob.FACEUP_SIZE + seat] + st[ob.BLIND_SIZE + seat]
+def _cards_held(sp, seat):
+    return sp[ob.HAND_SIZE + seat] + sp[ob.FACEUP_SIZE + seat] + sp[ob.BLIND_SIZE + seat]
 
 
 @kernel
-def _empty_pile(st):
-    st[ob.PILE_TOP] = -1
-    st[ob.LEGAL] = ob.ALL_RANKS
-    st[ob.PILE_RUN] = 0
-    st[ob.PILE_SIZE] = 0
+def _empty_pile(sp):
+    sp[ob.PILE_TOP] = -1
+    sp[ob.LEGAL] = ob.ALL_RANKS
+    sp[ob.PILE_RUN] = 0
+    sp[ob.PILE_SIZE] = 0
     for r in range(NR):
-        st[ob.PILE_COUNTS + r] = 0
+        sp[ob.PILE_COUNTS + r] = 0
 
 
-@kernel
-def _pick_up(st, seat, extra_rank, source):
+@kernel(inline="always")
+def _pick_up(sp, seat, extra_rank, source):
     """R14/R15/V5: the pile (and a failed flipped card) goes into the hand, publicly."""
     known = ob.KNOWN + seat * NR
     hand = HANDS + seat * NR
     for r in range(NR):
-        c = st[ob.PILE_COUNTS + r]
-        st[hand + r] += c
-        st[known + r] += c
-    taken = st[ob.PILE_SIZE]
+        c = sp[ob.PILE_COUNTS + r]
+        sp[hand + r] += c
+        sp[known + r] += c
+    taken = sp[ob.PILE_SIZE]
     if extra_rank >= 0:
-        st[hand + extra_rank] += 1
-        st[known + extra_rank] += 1
+        sp[hand + extra_rank] += 1
+        sp[known + extra_rank] += 1
         taken += 1
-    st[ob.HAND_SIZE + seat] += taken
-    _empty_pile(st)
-    st[ob.ACTIONS] += 1
-    st[ob.MUST_PLAY] = -1
-    st[PICKUPS] += 1
-    _event(st, EV_PICKUP, st[ob.ROUND], seat, source, extra_rank, taken, 0)
+    sp[ob.HAND_SIZE + seat] += taken
+    _empty_pile(sp)
+    sp[ob.ACTIONS] += 1
+    sp[ob.MUST_PLAY] = -1
+    sp[PICKUPS] += 1
+    _event(sp, EV_PICKUP, sp[ob.ROUND], seat, source, extra_rank, taken, 0)
 
 
 @kernel(inline="always")
-def _after_play(st, seat, rank, count, source, n):
+def _after_play(sp, seat, rank, count, source, n):
     """R16: the cards are on the pile; draw, burn, out, again. Returns the seat to act next."""
-    st[ob.ACTIONS] += 1
-    st[ob.MUST_PLAY] = -1
-    if st[ob.PILE_TOP] == rank:
-        st[ob.PILE_RUN] += count
+    sp[ob.ACTIONS] += 1
+    sp[ob.MUST_PLAY] = -1
+    if sp[ob.PILE_TOP] == rank:
+        sp[ob.PILE_RUN] += count
     else:
-        st[ob.PILE_TOP] = rank
-        st[ob.LEGAL] = legal_mask(rank, st[ob.LOW_RANK], st[ob.TEN_ONLY_ON_LOWER] != 0)
-        st[ob.PILE_RUN] = count
-    st[ob.PILE_SIZE] += count
-    st[ob.PILE_COUNTS + rank] += count
+        sp[ob.PILE_TOP] = rank
+        sp[ob.LEGAL] = legal_mask(rank, sp[ob.LOW_RANK], sp[ob.TEN_ONLY_ON_LOWER] != 0)
+        sp[ob.PILE_RUN] = count
+    sp[ob.PILE_SIZE] += count
+    sp[ob.PILE_COUNTS + rank] += count
     hand = HANDS + seat * NR
-    while st[ob.HAND_SIZE + seat] < HAND_TARGET and st[TALON_POS] < st[TALON_LEN]:  # R16.1
-        st[hand + st[TALON + st[TALON_POS]]] += 1
-        st[TALON_POS] += 1
-        st[ob.HAND_SIZE + seat] += 1
-        st[ob.TALON_SIZE] -= 1
-    run = st[ob.PILE_RUN]
-    six_burn = st[ob.SIX_BURN]
+    while sp[ob.HAND_SIZE + seat] < HAND_TARGET and sp[TALON_POS] < sp[TALON_LEN]:  # R16.1
+        sp[hand + sp[TALON + sp[TALON_POS]]] += 1
+        sp[TALON_POS] += 1
+        sp[ob.HAND_SIZE + seat] += 1
+        sp[ob.TALON_SIZE] -= 1
+    run = sp[ob.PILE_RUN]
+    six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
     if burned:
         for r in range(NR):
-            st[ob.BURNED + r] += st[ob.PILE_COUNTS + r]
-        _empty_pile(st)
-        st[BURNS] += 1
-    _event(st, EV_PLAY, st[ob.ROUND], seat, source, rank, count, 1 if burned else 0)
-    if _cards_held(st, seat) == 0:  # R16.3
-        place = st[NEXT_PLACE]
-        st[ob.PLACE + seat] = place
-        st[NEXT_PLACE] = place + 1
-        st[PLAYERS_IN] -= 1
-        _event(st, EV_OUT, st[ob.ROUND], seat, place, 0, 0, 0)
-        if st[PLAYERS_IN] == 1:
+            sp[ob.BURNED + r] += sp[ob.PILE_COUNTS + r]
+        _empty_pile(sp)
+        sp[BURNS] += 1
+    _event(sp, EV_PLAY, sp[ob.ROUND], seat, source, rank, count, 1 if burned else 0)
+    if _cards_held(sp, seat) == 0:  # R16.3
+        place = sp[NEXT_PLACE]
+        sp[ob.PLACE + seat] = place
+        sp[NEXT_PLACE] = place + 1
+        sp[PLAYERS_IN] -= 1
+        _event(sp, EV_OUT, sp[ob.ROUND], seat, place, 0, 0, 0)
+        if sp[PLAYERS_IN] == 1:
             return seat
-        return _next_seat(st, seat, n)  # R17
-    if burned and st[ob.BURN_PLAYS_AGAIN]:  # R16.4, V9
+        return _next_seat(sp, seat, n)  # R17
+    if burned and sp[ob.BURN_PLAYS_AGAIN]:  # R16.4, V9
         return seat
-    return _next_seat(st, seat, n)
+    return _next_seat(sp, seat, n)
 
 
 @kernel(inline="always")
-def _take_cards(st, seat, action, source):
+def _take_cards(sp, seat, action, source):
     """R9, R11, R13, V11, V12: validate a play from hand or face-up and take its cards.
     Returns the number of cards played, or -1 on an illegal move."""
     rank = action & 15
     count = (action >> 4) & 15
     extra = action >> 8
     if rank >= NR:
-        return _fail(st, seat, ILLEGAL_CODE)
+        return _fail(sp, seat, ILLEGAL_CODE)
     if count < 1:
-        return _fail(st, seat, ILLEGAL_ZERO_COUNT)
+        return _fail(sp, seat, ILLEGAL_ZERO_COUNT)
     faceup = ob.FACEUP + seat * NR
-    held = st[HANDS + seat * NR + rank] if source == ob.SRC_HAND else st[faceup + rank]
+    held = sp[HANDS + seat * NR + rank] if source == ob.SRC_HAND else sp[faceup + rank]
     if held < count:
-        return _fail(st, seat, ILLEGAL_NOT_HELD)
-    if not _legal(st, rank):
-        return _fail(st, seat, ILLEGAL_NOT_LEGAL)
-    if st[ob.MUST_PLAY] >= 0 and rank != st[ob.MUST_PLAY]:
-        return _fail(st, seat, ILLEGAL_OPENING)
+        return _fail(sp, seat, ILLEGAL_NOT_HELD)
+    if not _legal(sp, rank):
+        return _fail(sp, seat, ILLEGAL_NOT_LEGAL)
+    if sp[ob.MUST_PLAY] >= 0 and rank != sp[ob.MUST_PLAY]:
+        return _fail(sp, seat, ILLEGAL_OPENING)
     if extra != 0:
-        empties_hand = (source == ob.SRC_HAND and count == st[ob.HAND_SIZE + seat]
-                        and st[TALON_POS] == st[TALON_LEN])
-        if st[ob.LAST_HAND_WITH_FACEUP] == 0 or not empties_hand or st[faceup + rank] < extra:
-            return _fail(st, seat, ILLEGAL_EXTRA)
+        empties_hand = (source == ob.SRC_HAND and count == sp[ob.HAND_SIZE + seat]
+                        and sp[TALON_POS] == sp[TALON_LEN])
+        if sp[ob.LAST_HAND_WITH_FACEUP] == 0 or not empties_hand or sp[faceup + rank] < extra:
+            return _fail(sp, seat, ILLEGAL_EXTRA)
     if source == ob.SRC_HAND:
-        st[HANDS + seat * NR + rank] -= count
-        st[ob.HAND_SIZE + seat] -= count
+        sp[HANDS + seat * NR + rank] -= count
+        sp[ob.HAND_SIZE + seat] -= count
         known = ob.KNOWN + seat * NR + rank
-        st[known] = max(0, st[known] - count)
+        sp[known] = max(0, sp[known] - count)
     else:
-        st[faceup + rank] -= count
-        st[ob.FACEUP_SIZE + seat] -= count
-    st[faceup + rank] -= extra
-    st[ob.FACEUP_SIZE + seat] -= extra
+        sp[faceup + rank] -= count
+        sp[ob.FACEUP_SIZE + seat] -= count
+    sp[faceup + rank] -= extra
+    sp[ob.FACEUP_SIZE + seat] -= extra
     return count + extra
 
 
@@ -271,27 +280,27 @@ NO_PICKUP = -2
 
 
 @kernel
-def _show_turn(st, seat):
+def _show_turn(sp, seat):
     """R13: the seat's source and what it may do, in the observation."""
-    if st[ob.HAND_SIZE + seat] > 0:
+    if sp[ob.HAND_SIZE + seat] > 0:
         source = ob.SRC_HAND
-    elif st[ob.FACEUP_SIZE + seat] > 0:
+    elif sp[ob.FACEUP_SIZE + seat] > 0:
         source = ob.SRC_FACEUP
     else:
         source = ob.SRC_BLIND
-    pile_size = st[ob.PILE_SIZE]
-    st[ob.SEAT] = seat
-    st[ob.SOURCE] = source
-    st[ob.DECISION] = ob.BLIND if source == ob.SRC_BLIND else ob.TURN
-    st[ob.CAN_PICKUP] = 1 if (pile_size > 0 and source != ob.SRC_BLIND) else 0
-    st[ob.CAN_CHANCE] = 1 if (st[ob.CHANCE_RULE] != 0 and source == ob.SRC_HAND and st[ob.TALON_SIZE] > 0
+    pile_size = sp[ob.PILE_SIZE]
+    sp[ob.SEAT] = seat
+    sp[ob.SOURCE] = source
+    sp[ob.DECISION] = ob.BLIND if source == ob.SRC_BLIND else ob.TURN
+    sp[ob.CAN_PICKUP] = 1 if (pile_size > 0 and source != ob.SRC_BLIND) else 0
+    sp[ob.CAN_CHANCE] = 1 if (sp[ob.CHANCE_RULE] != 0 and source == ob.SRC_HAND and sp[ob.TALON_SIZE] > 0
                               and pile_size > 0) else 0
 
 
 @kernel(inline="always")
-def _apply(st, seat, action, n):
+def _apply(sp, seat, action, n):
     """One action (R13-R16) as `_show_turn` asked for it; returns the next seat to act, or -1 on an illegal move."""
-    source = st[ob.SOURCE]
+    source = sp[ob.SOURCE]
     # Either a play (rank, count from play_source) or a pickup (with the failed card pickup_rank).
     rank = -1
     count = 0
@@ -300,258 +309,259 @@ def _apply(st, seat, action, n):
     if source == ob.SRC_BLIND:  # R15
         pos = action
         if pos == PICKUP:
-            return _fail(st, seat, ILLEGAL_BLIND_PICKUP)
-        if pos < 0 or pos > 2 or st[BLIND + seat * 3 + pos] < 0:
-            return _fail(st, seat, ILLEGAL_BLIND_POSITION)
-        flipped = st[BLIND + seat * 3 + pos]
-        st[BLIND + seat * 3 + pos] = -1
-        st[ob.BLIND_PRESENT + seat * 3 + pos] = 0
-        st[ob.BLIND_SIZE + seat] -= 1
-        if _legal(st, flipped):
+            return _fail(sp, seat, ILLEGAL_BLIND_PICKUP)
+        if pos < 0 or pos > 2 or sp[BLIND + seat * 3 + pos] < 0:
+            return _fail(sp, seat, ILLEGAL_BLIND_POSITION)
+        flipped = sp[BLIND + seat * 3 + pos]
+        sp[BLIND + seat * 3 + pos] = -1
+        sp[ob.BLIND_PRESENT + seat * 3 + pos] = 0
+        sp[ob.BLIND_SIZE + seat] -= 1
+        if _legal(sp, flipped):
             rank, count = flipped, 1
         else:
             pickup_rank = flipped
     elif action == PICKUP:  # R14
-        if st[ob.PILE_SIZE] == 0:
-            return _fail(st, seat, ILLEGAL_EMPTY_PICKUP)
+        if sp[ob.PILE_SIZE] == 0:
+            return _fail(sp, seat, ILLEGAL_EMPTY_PICKUP)
         pickup_rank = -1
     elif action == CHANCE:  # V5
-        if st[ob.CAN_CHANCE] == 0:
-            return _fail(st, seat, ILLEGAL_CHANCE)
-        flipped = st[TALON + st[TALON_POS]]
-        st[TALON_POS] += 1
-        st[ob.TALON_SIZE] -= 1
+        if sp[ob.CAN_CHANCE] == 0:
+            return _fail(sp, seat, ILLEGAL_CHANCE)
+        flipped = sp[TALON + sp[TALON_POS]]
+        sp[TALON_POS] += 1
+        sp[ob.TALON_SIZE] -= 1
         play_source = SRC_TALON
-        if _legal(st, flipped):
+        if _legal(sp, flipped):
             rank, count = flipped, 1
         else:
             pickup_rank = flipped
     elif action < 0:
-        return _fail(st, seat, ILLEGAL_CODE)
+        return _fail(sp, seat, ILLEGAL_CODE)
     else:
-        count = _take_cards(st, seat, action, source)
+        count = _take_cards(sp, seat, action, source)
         if count < 0:
             return -1
         rank = action & 15
     if pickup_rank != NO_PICKUP:
-        _pick_up(st, seat, pickup_rank, play_source if pickup_rank >= 0 else -1)
-        return _next_seat(st, seat, n)
-    return _after_play(st, seat, rank, count, play_source, n)
+        _pick_up(sp, seat, pickup_rank, play_source if pickup_rank >= 0 else -1)
+        return _next_seat(sp, seat, n)
+    return _after_play(sp, seat, rank, count, play_source, n)
 
 
 @kernel
-def _show_swap(st, seat):
+def _show_swap(sp, seat):
     """R6: the seat sees its own 6 cards only (its face-up row is shown while it chooses)."""
     row = ob.FACEUP + seat * NR
     for r in range(NR):
-        st[row + r] = st[SWAP_FACEUP + seat * NR + r]
-    st[ob.SEAT] = seat
+        sp[row + r] = sp[SWAP_FACEUP + seat * NR + r]
+    sp[ob.SEAT] = seat
 
 
 @kernel
-def _apply_swap(st, seat, choice):
+def _apply_swap(sp, seat, choice):
     """R6: the chosen 3 ranks lie face-up; returns -1 on an illegal choice."""
     row = ob.FACEUP + seat * NR
     hand = HANDS + seat * NR
     faceup = SWAP_FACEUP + seat * NR
     for r in range(NR):
-        st[row + r] = 0
+        sp[row + r] = 0
     if choice < 0 or choice >= NR * NR * NR:
-        return _fail(st, seat, ILLEGAL_SWAP)
+        return _fail(sp, seat, ILLEGAL_SWAP)
     a, b, c = choice % NR, (choice // NR) % NR, choice // (NR * NR)
     for r in (a, b, c):
         chosen = (a == r) + (b == r) + (c == r)
-        if chosen > st[hand + r] + st[faceup + r]:
-            return _fail(st, seat, ILLEGAL_SWAP)
+        if chosen > sp[hand + r] + sp[faceup + r]:
+            return _fail(sp, seat, ILLEGAL_SWAP)
     for r in range(NR):
-        st[hand + r] += st[faceup + r]
-        st[faceup + r] = 0
+        sp[hand + r] += sp[faceup + r]
+        sp[faceup + r] = 0
     for r in (a, b, c):
-        st[hand + r] -= 1
-        st[faceup + r] += 1
-    if st[RECORD]:
-        _event(st, EV_SWAP, st[ob.ROUND], seat, _sorted_by_key(st, faceup), _sorted_by_key(st, hand), 0, 0)
+        sp[hand + r] -= 1
+        sp[faceup + r] += 1
+    if sp[RECORD]:
+        _event(sp, EV_SWAP, sp[ob.ROUND], seat, _sorted_by_key(sp, faceup), _sorted_by_key(sp, hand), 0, 0)
     return 0
 
 
 @kernel
-def _sorted_by_key(st, row):
-    """The 3 ranks counted at st[row:row + 13] sorted by the `basic` key, encoded as r0 * 169 + r1 * 13 + r2."""
+def _sorted_by_key(sp, row):
+    """The 3 ranks counted at sp[row:row + 13] sorted by the `basic` key, encoded as r0 * 169 + r1 * 13 + r2."""
     code = 0
     for key in range(NR):
         for r in range(NR):
             if BASIC_KEY[r] == key:
-                for _ in range(st[row + r]):
+                for _ in range(sp[row + r]):
                     code = code * NR + r
     return code
 
 
 @kernel
-def _choose_starter(st, n, left_of_dealer):
+def _choose_starter(sp, n, left_of_dealer):
     """R7, or R8/V3: the lowest ordinary rank in hand starts, ties in turn order from left of dealer."""
-    if st[ob.LOWEST_STARTS] == 0:
+    if sp[ob.LOWEST_STARTS] == 0:
         return left_of_dealer
     for r in range(1, NR):
         if r == TEN:
             continue
         for i in range(n):
             seat = (left_of_dealer + i) % n
-            if st[HANDS + seat * NR + r] > 0:
+            if sp[HANDS + seat * NR + r] > 0:
                 return seat
     return left_of_dealer
 
 
 @kernel
-def _final_places(st, n, starter):
+def _final_places(sp, n, starter):
     """R18; R20: on a stall the rest are placed by fewest cards held, then turn order from the starter."""
-    while st[PLAYERS_IN] > 0:
+    while sp[PLAYERS_IN] > 0:
         best = -1
         best_cards = 1 << 30
         for i in range(n):
             seat = (starter + i) % n
-            if st[ob.PLACE + seat] == 0 and _cards_held(st, seat) < best_cards:
+            if sp[ob.PLACE + seat] == 0 and _cards_held(sp, seat) < best_cards:
                 best = seat
-                best_cards = _cards_held(st, seat)
-        st[ob.PLACE + best] = st[NEXT_PLACE]
-        st[NEXT_PLACE] += 1
-        st[PLAYERS_IN] -= 1
+                best_cards = _cards_held(sp, seat)
+        sp[ob.PLACE + best] = sp[NEXT_PLACE]
+        sp[NEXT_PLACE] += 1
+        sp[PLAYERS_IN] -= 1
 
 
 @kernel
-def _deal(st, n, n_cards):
-    """R5: a fresh table from the deck at st[DECK:]; every count of an earlier round is cleared."""
+def _deal(sp, n, n_cards):
+    """R5: a fresh table from the deck at sp[DECK:]; every count of an earlier round is cleared."""
     for i in range(n * NR):  # seats past n are never written, so stay 0
-        st[ob.FACEUP + i] = 0
-        st[ob.KNOWN + i] = 0
-        st[HANDS + i] = 0
-        st[SWAP_FACEUP + i] = 0
+        sp[ob.FACEUP + i] = 0
+        sp[ob.KNOWN + i] = 0
+        sp[HANDS + i] = 0
+        sp[SWAP_FACEUP + i] = 0
     for i in range(3 * n):
-        st[ob.BLIND_PRESENT + i] = 0
+        sp[ob.BLIND_PRESENT + i] = 0
     for p in range(n):
-        st[ob.HAND_SIZE + p] = 0
-        st[ob.FACEUP_SIZE + p] = 0
-        st[ob.BLIND_SIZE + p] = 0
-        st[ob.PLACE + p] = 0
+        sp[ob.HAND_SIZE + p] = 0
+        sp[ob.FACEUP_SIZE + p] = 0
+        sp[ob.BLIND_SIZE + p] = 0
+        sp[ob.PLACE + p] = 0
     for i in range(ob.PILE_COUNTS, OBS_SIZE):
-        st[i] = 0
+        sp[i] = 0
     for p in range(n):
         for k in range(3):
-            st[BLIND + 3 * p + k] = st[DECK + 3 * p + k] >> 2
-            st[SWAP_FACEUP + p * NR + (st[DECK + 3 * n + 3 * p + k] >> 2)] += 1
-            st[HANDS + p * NR + (st[DECK + 6 * n + 3 * p + k] >> 2)] += 1
+            sp[BLIND + 3 * p + k] = sp[DECK + 3 * p + k] >> 2
+            sp[SWAP_FACEUP + p * NR + (sp[DECK + 3 * n + 3 * p + k] >> 2)] += 1
+            sp[HANDS + p * NR + (sp[DECK + 6 * n + 3 * p + k] >> 2)] += 1
     for i in range(9 * n, n_cards):
-        st[TALON + i - 9 * n] = st[DECK + i] >> 2
-    st[TALON_POS] = 0
-    st[TALON_LEN] = n_cards - 9 * n
-    st[NEXT_PLACE] = 1
-    st[PLAYERS_IN] = n
-    st[ob.DECISION] = ob.SWAP
-    st[ob.SOURCE] = ob.SRC_HAND
-    st[ob.PILE_TOP] = -1
-    st[ob.LEGAL] = ob.ALL_RANKS
-    st[ob.PILE_RUN] = 0
-    st[ob.PILE_SIZE] = 0
-    st[ob.TALON_SIZE] = n_cards - 9 * n
-    st[ob.MUST_PLAY] = -1
-    st[ob.CAN_PICKUP] = 0
-    st[ob.CAN_CHANCE] = 0
-    st[ob.STARTER] = -1
-    st[ob.ACTIONS] = 0
+        sp[TALON + i - 9 * n] = sp[DECK + i] >> 2
+    sp[TALON_POS] = 0
+    sp[TALON_LEN] = n_cards - 9 * n
+    sp[NEXT_PLACE] = 1
+    sp[PLAYERS_IN] = n
+    sp[ob.DECISION] = ob.SWAP
+    sp[ob.SOURCE] = ob.SRC_HAND
+    sp[ob.PILE_TOP] = -1
+    sp[ob.LEGAL] = ob.ALL_RANKS
+    sp[ob.PILE_RUN] = 0
+    sp[ob.PILE_SIZE] = 0
+    sp[ob.TALON_SIZE] = n_cards - 9 * n
+    sp[ob.MUST_PLAY] = -1
+    sp[ob.CAN_PICKUP] = 0
+    sp[ob.CAN_CHANCE] = 0
+    sp[ob.STARTER] = -1
+    sp[ob.ACTIONS] = 0
 
 
 @kernel
-def _open_table(st, n):
+def _open_table(sp, n):
     """After the swap: the face-up and blind cards are on the table, every hand holds 3."""
     for p in range(n):
         for r in range(NR):
-            st[ob.FACEUP + p * NR + r] = st[SWAP_FACEUP + p * NR + r]
+            sp[ob.FACEUP + p * NR + r] = sp[SWAP_FACEUP + p * NR + r]
         for k in range(3):
-            st[ob.BLIND_PRESENT + 3 * p + k] = 1
-        st[ob.HAND_SIZE + p] = 3
-        st[ob.FACEUP_SIZE + p] = 3
-        st[ob.BLIND_SIZE + p] = 3
+            sp[ob.BLIND_PRESENT + 3 * p + k] = 1
+        sp[ob.HAND_SIZE + p] = 3
+        sp[ob.FACEUP_SIZE + p] = 3
+        sp[ob.BLIND_SIZE + p] = 3
 
 
 @kernel
-def _play_round(fns, params, rngs, st, n, n_cards, dealer, rnd):
-    """One round (R4-R18, R20) from the deck at st[DECK:]. Returns 0, or -1 on an illegal move."""
-    _deal(st, n, n_cards)
-    st[ob.ROUND] = rnd
+def _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
+    """One round (R4-R18, R20) from the deck at sp[DECK:]. Returns 0, or -1 on an illegal move."""
+    _deal(sp, n, n_cards)
+    sp[ob.ROUND] = rnd
     table = _strategy_table(fns)
     for seat in range(n):  # R6
-        _show_swap(st, seat)
-        if _apply_swap(st, seat, _decide(table, params, rngs, st, seat)) < 0:
+        _show_swap(sp, seat)
+        if _apply_swap(sp, seat, _decide(table, params, rngs, st, sp, seat)) < 0:
             return -1
-    _open_table(st, n)
-    starter = _choose_starter(st, n, (dealer + 1) % n)
-    st[ob.STARTER] = starter
-    if st[ob.OPENING_LOWEST]:  # V12
+    _open_table(sp, n)
+    starter = _choose_starter(sp, n, (dealer + 1) % n)
+    sp[ob.STARTER] = starter
+    if sp[ob.OPENING_LOWEST]:  # V12
         for r in range(1, NR):
-            if r != TEN and st[HANDS + starter * NR + r] > 0:
-                st[ob.MUST_PLAY] = r
+            if r != TEN and sp[HANDS + starter * NR + r] > 0:
+                sp[ob.MUST_PLAY] = r
                 break
     seat = starter
     stalled = False
-    limit = st[ob.ACTION_LIMIT]
-    while st[PLAYERS_IN] > 1:  # R18
-        if st[ob.ACTIONS] >= limit:  # R20
+    limit = sp[ob.ACTION_LIMIT]
+    while sp[PLAYERS_IN] > 1:  # R18
+        if sp[ob.ACTIONS] >= limit:  # R20
             stalled = True
             break
-        _show_turn(st, seat)
-        seat = _apply(st, seat, _decide(table, params, rngs, st, seat), n)
+        _show_turn(sp, seat)
+        seat = _apply(sp, seat, _decide(table, params, rngs, st, sp, seat), n)
         if seat < 0:
             return -1
-    _final_places(st, n, starter)
-    st[TOTAL_ACTIONS] += st[ob.ACTIONS]
+    _final_places(sp, n, starter)
+    sp[TOTAL_ACTIONS] += sp[ob.ACTIONS]
     if stalled:
-        st[STALLED] = 1
-    if st[RECORD] and st[N_EVENTS] < st[TRACE_CAP]:
-        at = TRACE + st[N_EVENTS] * EV_WIDTH
-        st[at] = EV_END
-        st[at + 1] = rnd
-        st[at + 2] = 1 if stalled else 0
+        sp[STALLED] = 1
+    if sp[RECORD] and sp[N_EVENTS] < sp[TRACE_CAP]:
+        at = TRACE + sp[N_EVENTS] * EV_WIDTH
+        sp[at] = EV_END
+        sp[at + 1] = rnd
+        sp[at + 2] = 1 if stalled else 0
         for p in range(n):
-            st[at + 3 + p] = st[ob.PLACE + p]
-        st[N_EVENTS] += 1
+            sp[at + 3 + p] = sp[ob.PLACE + p]
+        sp[N_EVENTS] += 1
     return 0
 
 
 @kernel
 def play_match(fns, params, rngs, header, seed, game_index, deal_index, decks, first_deck, st, places):
-    """A match of ``rounds`` rounds (R19, V4, V8); seat s plays strategy ``fns[st[SEAT_STRATEGY + s]]``.
+    """A match of ``rounds`` rounds (R19, V4, V8); seat s plays strategy ``fns[sp[SEAT_STRATEGY + s]]``.
 
     Decks come from `decks` rows starting at `first_deck` when it is >= 0, else from the
     (seed, deal_index) shuffle streams; strategies draw from (seed, game_index) streams."""
+    sp = _data_pointer(st)
     n = header[ob.PLAYERS]
     rounds = header[ob.ROUNDS]
     n_cards = 52 * header[ob.DECKS]
     for i in range(ob.HEADER_SIZE):  # the rules; _play_round sets every other field but the scores
-        st[i] = header[i]
+        sp[i] = header[i]
     for p in range(n):
-        st[ob.SCORE + p] = 0
+        sp[ob.SCORE + p] = 0
     for i in range(GAME, N_OBS + 1):
-        st[i] = 0
+        sp[i] = 0
     for s in range(n):
         rngs[s, 0] = nb_stream_key(seed, game_index, SEAT_STREAM + s)
     dealer = n - 1  # R7
     for rnd in range(rounds):
         if first_deck >= 0:
             for i in range(n_cards):
-                st[DECK + i] = decks[first_deck + rnd, i]
+                sp[DECK + i] = decks[first_deck + rnd, i]
         else:
             nb_shuffled_deck(seed, deal_index, rnd, st[DECK: DECK + n_cards], rngs[n])
-        if _play_round(fns, params, rngs, st, n, n_cards, dealer, rnd + 1) < 0:
+        if _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd + 1) < 0:
             return -1
         idiot = 0
         for p in range(n):
-            st[ob.SCORE + p] += st[ob.PLACE + p]
-            if st[ob.PLACE + p] == n:
+            sp[ob.SCORE + p] += sp[ob.PLACE + p]
+            if sp[ob.PLACE + p] == n:
                 idiot = p
-        dealer = idiot if st[ob.IDIOT_DEALS] else (dealer + 1) % n  # V8, R7
+        dealer = idiot if sp[ob.IDIOT_DEALS] else (dealer + 1) % n  # V8, R7
     for p in range(n):  # R19: lowest total wins, equal totals share the better position
         better = 0
         for q in range(n):
-            if st[ob.SCORE + q] < st[ob.SCORE + p]:
+            if sp[ob.SCORE + q] < sp[ob.SCORE + p]:
                 better += 1
         places[p] = better + 1
     return 0
