@@ -15,6 +15,10 @@ machine words, which cost more than the game logic when they were many):
 - game scalars (next place, counters, error, event count) and the seat map.
 - when recording, trace events and observation checksums follow ``STATE_SIZE``.
 
+The helpers index the state through its data pointer ``sp``: numba adds
+negative-index wraparound code to every array access with a signed index,
+and the round loop makes thousands of them per game.
+
 Strategies are first-class functions of one signature (``strategy_api.SIG``)
 passed as a tuple indexed by seat, so one cached compile serves every mix.
 Each game draws its deck from ``(seed, game index)`` streams only, so any

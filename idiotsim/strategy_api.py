@@ -69,19 +69,19 @@ TEN = 8
 JACK = 9
 
 
-@kernel(types.int64(types.int64, types.int64, types.int64), inline="always")
+@kernel(inline="always")
 def play(rank, count, extra):
     """A play of `count` cards of `rank` from the source, plus `extra` face-up cards (V11)."""
     return rank | (count << 4) | (extra << 8)
 
 
-@kernel(types.int64(types.int64, types.int64, types.int64), inline="always")
+@kernel(inline="always")
 def swap_choice(a, b, c):
     """The three ranks to lie face-up."""
     return a + NR * b + NR * NR * c
 
 
-@kernel(types.boolean(types.int64, types.int64, types.int64, types.boolean), inline="always")
+@kernel(inline="always")
 def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
     """R10, R11, V1/V2 (low_rank), V6: may `rank` be played on `top` (-1 = empty pile)?"""
     if top < 0 or rank == TWO:
@@ -95,7 +95,7 @@ def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
     return rank >= top
 
 
-@kernel(types.int64(types.int64, types.int64, types.boolean), inline="always")
+@kernel(inline="always")
 def legal_mask(top, low_rank, ten_only_on_lower):
     """``rank_is_legal`` for all 13 ranks at once, as the bit mask ``obs[LEGAL]``."""
     if top < 0 or top == TWO:
@@ -110,13 +110,13 @@ def legal_mask(top, low_rank, ten_only_on_lower):
     return mask | (1 << TEN)
 
 
-@kernel(types.boolean(types.int64[::1], types.int64), inline="always")
+@kernel(inline="always")
 def legal_now(obs, rank):
     """Is `rank` legal on the current pile?"""
     return (obs[LEGAL] >> rank) & 1 != 0
 
 
-@kernel(types.int64(types.int64[::1], types.int64[::1], types.int64), inline="always")
+@kernel(inline="always")
 def held_in_source(obs, hand, rank):
     """Cards of `rank` the player may play from now (R13): hand, else face-up."""
     if obs[SOURCE] == SRC_HAND:
@@ -126,7 +126,7 @@ def held_in_source(obs, hand, rank):
     return 0
 
 
-@kernel(types.int64(types.int64[::1], types.int64[::1]), inline="always")
+@kernel(inline="always")
 def playable_mask(obs, hand):
     """Bit r set when the player holds rank r in the current source and it is legal now."""
     held = 0
@@ -147,13 +147,13 @@ def _count_trailing_zeros(typingctx, mask):
     return types.int64(types.int64), codegen
 
 
-@kernel(types.int64(types.int64), inline="always")
+@kernel(inline="always")
 def lowest_rank(mask):
     """The lowest rank id whose bit is set in `mask` (13 when none is)."""
     return min(_count_trailing_zeros(mask), NR)
 
 
-@kernel(types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64), inline="always")
+@kernel(inline="always")
 def faceup_addable(obs, hand, rank, count):
     """V11: how many face-up cards of `rank` may join a play of `count` from the hand."""
     if obs[LAST_HAND_WITH_FACEUP] == 0 or obs[SOURCE] != SRC_HAND or obs[TALON_SIZE] != 0:
