@@ -1,0 +1,43 @@
+"""Where numba caches idiotsim's compiled code: a folder keyed by the source.
+
+Numba checks only the timestamp of a function's own file before it loads the
+function from its cache, not the files of what it calls or inlines. After an
+edit of a helper (``strategy_api``), the random streams (``rng``) or the
+observation layout, a cached engine or strategy would run stale machine code.
+So, unless ``NUMBA_CACHE_DIR`` is set, the cache lives in
+``~/.cache/idiotsim/numba-<hash of every idiotsim and strategies source file>``
+(``$XDG_CACHE_HOME`` instead of ``~/.cache`` when set): any edit there starts a
+fresh cache. User strategy files only import that code, so they are covered.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+PACKAGES = ("idiotsim", "strategies")
+
+
+def source_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for package in PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            digest.update(f"{package}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir(root: Path, environ=os.environ) -> str:
+    base = Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return str(base / "idiotsim" / f"numba-{source_digest(root)}")
+
+
+def use_source_keyed_cache() -> None:
+    """Point numba's cache at `cache_dir` unless the user chose one (set before numba is imported;
+    child processes such as Dask workers inherit it)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    os.environ["NUMBA_CACHE_DIR"] = cache_dir(Path(__file__).resolve().parent.parent)
+    if "numba" in sys.modules:  # imported before idiotsim: its config is already read
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
