@@ -553,7 +553,19 @@ def rotated_decks(rules: Rules, seed: int, deal_ids: np.ndarray, rotations: np.n
 
 # ---- play ------------------------------------------------------------------------
 
-class PairedStats:
+class DealStats:
+    """What the statistics of a point share: `diff` holds one difference per deal, each the sum
+    over the `n` games (seats or rotations) of that deal; the CI of its mean is the stopping rule."""
+
+    @property
+    def deals(self) -> int:
+        return self.diff.n
+
+    def half_width(self, level_alpha=None) -> float:
+        return interval(self.diff, self.n, level_alpha)["half"]
+
+
+class PairedStats(DealStats):
     """Accumulated statistics of one paired point (treatment T, control C)."""
 
     def __init__(self, n: int):
@@ -589,15 +601,8 @@ class PairedStats:
         self.t_stalls += int(np.count_nonzero(st))
         self.c_stalls += int(np.count_nonzero(sc))
 
-    @property
-    def deals(self) -> int:
-        return self.diff.n
 
-    def half_width(self, level_alpha=None) -> float:
-        return interval(self.diff, self.n, level_alpha)["half"]
-
-
-class SeatStats:
+class SeatStats(DealStats):
     """Accumulated statistics of one seats point (n rotations of each deal)."""
 
     def __init__(self, n: int):
@@ -627,13 +632,6 @@ class SeatStats:
         self.length.add(length)
         self.stalls.add(stalled.astype(np.int64).sum(axis=1))
         return length
-
-    @property
-    def deals(self) -> int:
-        return self.diff.n
-
-    def half_width(self, level_alpha=None) -> float:
-        return interval(self.diff, self.n, level_alpha)["half"]
 
 
 class _PointPlayer:
