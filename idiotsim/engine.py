@@ -42,7 +42,7 @@ from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                                    ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                                    ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
-                                   PICKUP, SIG, legal_mask)
+                                   PICKUP, SIG, legal_mask, legal_now)
 
 MAX_STRATEGIES = 32  # distinct strategies one batch can seat
 STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
@@ -146,11 +146,6 @@ def _fail(sp, seat, reason):
     sp[ERROR] = reason
     sp[ERROR_SEAT] = seat
     return -1
-
-
-@kernel
-def _legal(sp, rank):
-    return (sp[ob.LEGAL] >> rank) & 1 != 0
 
 
 @kernel
@@ -258,7 +253,7 @@ def _take_cards(sp, seat, action, source):
     held = sp[HANDS + seat * NR + rank] if source == ob.SRC_HAND else sp[faceup + rank]
     if held < count:
         return _fail(sp, seat, ILLEGAL_NOT_HELD)
-    if not _legal(sp, rank):
+    if not legal_now(sp, rank):
         return _fail(sp, seat, ILLEGAL_NOT_LEGAL)
     if sp[ob.MUST_PLAY] >= 0 and rank != sp[ob.MUST_PLAY]:
         return _fail(sp, seat, ILLEGAL_OPENING)
@@ -320,7 +315,7 @@ def _apply(sp, seat, action, n):
         sp[BLIND + seat * 3 + pos] = -1
         sp[ob.BLIND_PRESENT + seat * 3 + pos] = 0
         sp[ob.BLIND_SIZE + seat] -= 1
-        if _legal(sp, flipped):
+        if legal_now(sp, flipped):
             rank, count = flipped, 1
         else:
             pickup_rank = flipped
@@ -335,7 +330,7 @@ def _apply(sp, seat, action, n):
         sp[TALON_POS] += 1
         sp[ob.TALON_SIZE] -= 1
         play_source = SRC_TALON
-        if _legal(sp, flipped):
+        if legal_now(sp, flipped):
             rank, count = flipped, 1
         else:
             pickup_rank = flipped
@@ -445,8 +440,9 @@ def _deal(sp, n, n_cards):
         sp[ob.FACEUP_SIZE + p] = 0
         sp[ob.BLIND_SIZE + p] = 0
         sp[ob.PLACE + p] = 0
-    for i in range(ob.PILE_COUNTS, OBS_SIZE):
-        sp[i] = 0
+    for r in range(NR):
+        sp[ob.BURNED + r] = 0
+    _empty_pile(sp)
     for p in range(n):
         for k in range(3):
             sp[BLIND + 3 * p + k] = sp[DECK + 3 * p + k] >> 2
@@ -460,10 +456,6 @@ def _deal(sp, n, n_cards):
     sp[PLAYERS_IN] = n
     sp[ob.DECISION] = ob.SWAP
     sp[ob.SOURCE] = ob.SRC_HAND
-    sp[ob.PILE_TOP] = -1
-    sp[ob.LEGAL] = ob.ALL_RANKS
-    sp[ob.PILE_RUN] = 0
-    sp[ob.PILE_SIZE] = 0
     sp[ob.TALON_SIZE] = n_cards - 9 * n
     sp[ob.MUST_PLAY] = -1
     sp[ob.CAN_PICKUP] = 0

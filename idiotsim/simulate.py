@@ -116,9 +116,9 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     if result < 0:
         seat = int(state[en.ERROR_SEAT])
         raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[en.ERROR])))
-    trace = state[en.TRACE: en.TRACE + capacity * en.EV_WIDTH].reshape(capacity, en.EV_WIDTH)
-    events = [event_dict(row, rules.players) for row in trace[: state[en.N_EVENTS]]]
     log_start = en.TRACE + capacity * en.EV_WIDTH
+    trace = state[en.TRACE: log_start].reshape(capacity, en.EV_WIDTH)
+    events = [event_dict(row, rules.players) for row in trace[: state[en.N_EVENTS]]]
     checksums = state[log_start: log_start + state[en.N_OBS]].view(np.uint64)
     return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]
 

@@ -82,22 +82,9 @@ def swap_choice(a, b, c):
 
 
 @kernel(inline="always")
-def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
-    """R10, R11, V1/V2 (low_rank), V6: may `rank` be played on `top` (-1 = empty pile)?"""
-    if top < 0 or rank == TWO:
-        return True
-    if rank == TEN:
-        return not (ten_only_on_lower and top >= JACK)
-    if top == TWO:
-        return True
-    if top == low_rank:
-        return rank <= top
-    return rank >= top
-
-
-@kernel(inline="always")
 def legal_mask(top, low_rank, ten_only_on_lower):
-    """``rank_is_legal`` for all 13 ranks at once, as the bit mask ``obs[LEGAL]``."""
+    """R10, R11, V1/V2 (low_rank), V6: the ranks that may be played on `top` (-1 = empty pile),
+    as a bit mask (bit r for rank r), like ``obs[LEGAL]`` for the current pile."""
     if top < 0 or top == TWO:
         return ALL_RANKS
     if top == low_rank:
@@ -108,6 +95,12 @@ def legal_mask(top, low_rank, ten_only_on_lower):
     if ten_only_on_lower and top >= JACK:
         return mask & ~(1 << TEN)
     return mask | (1 << TEN)
+
+
+@kernel(inline="always")
+def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
+    """May `rank` be played on `top` (-1 = empty pile)? (see ``legal_mask``)"""
+    return (legal_mask(top, low_rank, ten_only_on_lower) >> rank) & 1 != 0
 
 
 @kernel(inline="always")

@@ -1,13 +1,13 @@
 """`basic`: the deterministic reference strategy of RULES.md, exactly."""
 import numpy as np
 
-from idiotsim.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
+from idiotsim.observation import ALL_RANKS, BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
 from idiotsim.strategy_api import (PICKUP, TEN, TWO, Strategy, faceup_addable, held_in_source, lowest_rank,
                                    play, playable_mask, strategy_function)
 
 # Ranks in the order of the `basic` key: 3 < ... < 9 < J < Q < K < A < 2 < 10.
 KEY_ORDER = np.array([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, TWO, TEN], dtype=np.int64)
-ORDINARY = ((1 << NR) - 1) & ~(1 << TWO) & ~(1 << TEN)  # in rank-id order, the key's order of 3..A
+ORDINARY = ALL_RANKS & ~(1 << TWO) & ~(1 << TEN)  # in rank-id order, the key's order of 3..A
 
 
 @strategy_function

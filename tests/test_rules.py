@@ -405,6 +405,22 @@ def test_R11_anything_may_follow_a_two():
     assert lines[2:4] == [P(2, "hand", "2"), P(0, "hand", "3")]
 
 
+@pytest.mark.parametrize("low_rank", [None, 7, 9])
+@pytest.mark.parametrize("ten_only_on_lower", [False, True])
+def test_R10_R11_V1_V2_V6_compiled_legality_is_may_follow(low_rank, ten_only_on_lower):
+    """The compiled legality of strategies and engine (``legal_mask``, ``rank_is_legal``) is the
+    reference engine's ``may_follow`` for every pile top and rank."""
+    from idiotsim.reference import may_follow
+    from idiotsim.strategy_api import legal_mask, rank_is_legal
+    rules = Rules(players=4, low_rank=low_rank, ten_only_on_lower=ten_only_on_lower)
+    for top in range(-1, NR):
+        mask = legal_mask(top, rules.low_rank_id, ten_only_on_lower)
+        for rank in range(NR):
+            want = may_follow(rank, None if top < 0 else top, rules)
+            assert bool(mask >> rank & 1) == want, (top, rank)
+            assert rank_is_legal(rank, top, rules.low_rank_id, ten_only_on_lower) == want, (top, rank)
+
+
 def test_R12_two_stays_on_the_pile_and_ten_may_follow_it():
     """R12: a 2 stays on the pile (three 2s lie there, not burned), a 10 may be played
     on it and burns the pile, so a 10 is never on top (two decks)."""
