@@ -16,14 +16,15 @@ import os
 import sys
 from pathlib import Path
 
-PACKAGES = ("idiotsim", "strategies")
+PACKAGES = ("idiotsim", "strategies")  # source folders; strategies/ is installed as idiotsim.strategies
 
 
 def source_digest(root: Path) -> str:
     digest = hashlib.sha256()
     for package in PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(f"{package}/{path.name}\0".encode())
+        folder = root / package
+        for path in sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts):
+            digest.update(f"{package}/{path.relative_to(folder).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -241,7 +241,7 @@ def _load_from_file(path: str, name: str) -> Strategy:
 
 
 def registry() -> dict:
-    from strategies import STRATEGIES
+    from idiotsim.strategies import STRATEGIES
     return STRATEGIES
 
 

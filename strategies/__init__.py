@@ -1,6 +1,6 @@
 """The shipped strategies, one module per family. ``STRATEGIES`` maps each name
 (and each preset name) to its ``Strategy``."""
-from strategies import basic, counter, heuristic, randomplay
+from idiotsim.strategies import basic, counter, heuristic, randomplay
 
 _FAMILIES = (basic.STRATEGY, randomplay.STRATEGY, heuristic.STRATEGY, counter.STRATEGY)
 

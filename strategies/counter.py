@@ -44,8 +44,8 @@ from idiotsim.observation import (BLIND_SIZE, BURNED, CAN_CHANCE, DECISION, DECK
                                   TURN)
 from idiotsim.strategy_api import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, held_in_source, legal_now,
                                    rank_is_legal, strategy_function)
-from strategies.basic import decide as basic_decide
-from strategies.heuristic import ORDINARY, lowest_blind, next_in, play_copies, swap_pick
+from idiotsim.strategies.basic import decide as basic_decide
+from idiotsim.strategies.heuristic import ORDINARY, lowest_blind, next_in, play_copies, swap_pick
 
 (K_COUNT, K_SWAP, K_FORCE_P, K_FORCE_PILE, K_BURN_MIN, K_BURN_ANSWERS, K_PICKUP_MAX, K_PICKUP_BEATERS,
  K_TWO_ABOVE, K_TWO_SPECIALS, K_CHANCE, K_CHANCE_P) = range(12)

@@ -278,7 +278,7 @@ def test_strategies_table(capsys, monkeypatch):
     out = ok(capsys, "strategies")
     rows = {line.split("│")[1].strip(): line for line in out.splitlines()
             if line.startswith("│") and line.split("│")[1].strip()}
-    from strategies import STRATEGIES
+    from idiotsim.strategies import STRATEGIES
     assert set(rows) == set(STRATEGIES)
     assert {"basic", "random", "heuristic", "counter"} <= set(rows)
     assert "RULES.md reference" in rows["basic"]

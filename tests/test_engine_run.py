@@ -231,7 +231,7 @@ SNEAKY = '''\
 """`basic`, except that once in a while it plays a rank it does not hold."""
 from idiotsim.observation import ACTIONS, DECISION, PILE_SIZE, SOURCE, SRC_HAND, TURN
 from idiotsim.strategy_api import SIG, Strategy, play, strategy_function
-from strategies.basic import decide as basic_decide
+from idiotsim.strategies.basic import decide as basic_decide
 
 
 @strategy_function
@@ -315,7 +315,7 @@ def test_strategy_file_loads_again_from_the_numba_cache(tmp_path):
     path = tmp_path / "mine.py"
     path.write_text(
         "from idiotsim.strategy_api import SIG, Strategy, strategy_function\n"
-        "from strategies.basic import decide as basic_decide\n\n\n"
+        "from idiotsim.strategies.basic import decide as basic_decide\n\n\n"
         "@strategy_function\n"
         "def decide(obs, hand, params, rng):\n"
         "    return basic_decide(obs, hand, params, rng)\n\n\n"

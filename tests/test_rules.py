@@ -30,7 +30,7 @@ from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_CHANCE,
                                    ILLEGAL_EXTRA, ILLEGAL_NOT_HELD, ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING,
                                    ILLEGAL_REASONS, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT, PICKUP, SIG, SeatStrategy,
                                    Strategy, load_strategy, play, swap_choice)
-from strategies.basic import decide as basic_decide
+from idiotsim.strategies.basic import decide as basic_decide
 
 R = RANK_OF_NAME  # rank name -> rank id ("2" -> 0, ..., "10" -> 8, "J" -> 9, ..., "A" -> 12)
 P, U, O, E = play_line, pickup_line, out_line, end_line

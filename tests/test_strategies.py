@@ -35,7 +35,7 @@ from idiotsim.rng import SEAT_STREAM, new_state, shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games, trace_game
 from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, Strategy, load_strategies, load_strategy
-from strategies import STRATEGIES, counter
+from idiotsim.strategies import STRATEGIES, counter
 
 SEED = 20240923
 NAMES = sorted(STRATEGIES)
