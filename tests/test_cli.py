@@ -22,7 +22,7 @@ from idiotsim.cli import COMMANDS, play, trace_output
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import FIELD_NAMES, load_rules
 
-# RULES.md "Trace format": the keys of each event kind, in order.
+# docs/trace.md: the keys of each event kind, in order.
 KEY_ORDER = {
     "swap": ["round", "seat", "action", "faceup", "hand"],
     "play": ["round", "seat", "action", "from", "rank", "count", "burn"],
@@ -85,7 +85,7 @@ def test_trace_literal_lines_from_a_known_deck(capsys, tmp_path):
     assert out.endswith("}\n")
 
 
-def test_trace_is_rules_md_format_byte_for_byte(capsys):
+def test_trace_is_the_documented_format_byte_for_byte(capsys):
     seen = set()
     for seed in range(6):
         out = ok(capsys, "trace", "--players", 4, "--strategies", "random,basic,random,basic",
@@ -353,6 +353,47 @@ def test_help_points_to_the_rules_document(capsys, monkeypatch):
     assert "docs/rules.md" in ok(capsys, "--help")
     assert "docs/rules.md" in ok(capsys, "trace", "--help")
     assert "docs/trace.md" in ok(capsys, "trace", "--help")
+
+
+# ---- the documents ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_IDS = [f"R{i}" for i in range(1, 21)] + [f"V{i}" for i in range(1, 13)]
+# Files that must cite docs/rules.md, never the rules' old home outside the project.
+# (At the merge of issue 11 this becomes the whole tree.)
+CITING_FILES = ["README.md", "docs/rules.md", "docs/trace.md", "tests/test_cli.py", "tests/test_rules.py",
+                "tests/helpers.py", "tests/conftest.py", *sorted(str(p.relative_to(ROOT))
+                                                                  for p in (ROOT / "idiotsim" / "cli").glob("*.py"))]
+
+
+def test_rules_document_defines_every_rule_id():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    for rule in RULE_IDS[:20]:
+        assert f"- **{rule}.** " in text, rule
+    for variant in RULE_IDS[20:]:
+        assert re.search(rf"^\| {variant} \| `\w+ = ", text, re.M), variant
+    assert "**Decision:**" in text
+
+
+@pytest.mark.parametrize("name", CITING_FILES)
+def test_no_reference_to_rules_outside_the_project(name):
+    text = (ROOT / name).read_text()
+    for old_home in ("../" + "shared", "/work/" + "shared", "seeds/" + "0", "RULES" + ".md"):  # split: not in here
+        assert old_home not in text
+
+
+def test_trace_document_lists_the_keys_of_every_event():
+    text = (ROOT / "docs" / "trace.md").read_text()
+    for kind_name, keys in KEY_ORDER.items():
+        assert " | " + ", ".join(f"`{k}`" for k in keys) + " | " in text, kind_name
+
+
+def test_trace_document_example_is_a_real_trace(capsys):
+    text = (ROOT / "docs" / "trace.md").read_text()
+    shown = re.findall(r"^ *(\d+) (\{.*\})$", text, re.M)
+    lines = ok(capsys, "trace", "--players", 4, "--seed", 1).splitlines()
+    assert len(shown) >= 10
+    assert all(lines[int(number) - 1] == line for number, line in shown)
 
 
 # ---- --out that cannot be created ------------------------------------------
