@@ -76,7 +76,7 @@ _NO_ARGS = getattr(_click_exc, "NoArgsIsHelpError", ())  # click >= 8.2
 def main(argv: list[str] | None = None) -> None:
     """Run the app; a user error becomes one ``error: ...`` line and exit code 2."""
     try:
-        rv = app(args=argv, prog_name="idiotsim", standalone_mode=False)
+        result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
     except UserError as e:
         _fail(str(e))
     except _NO_ARGS as e:  # bare `idiotsim`: show the help (typer may have printed it already)
@@ -89,4 +89,4 @@ def main(argv: list[str] | None = None) -> None:
         _fail(e.format_message())
     except (typer.Abort, getattr(_click_exc, "Abort", typer.Abort)):
         _fail("aborted")
-    sys.exit(rv if isinstance(rv, int) else 0)
+    sys.exit(result if isinstance(result, int) else 0)

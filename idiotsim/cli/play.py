@@ -54,11 +54,11 @@ def seed_decks(seed: int, game: int, rules: Rules) -> list:
 def load_deck_matches(path: str, rules: Rules) -> list[list]:
     """A deck file split into matches of ``rules.rounds`` consecutive decks each."""
     decks = read_deck_file(path, rules.decks)
-    k = rules.rounds
-    if len(decks) % k:
-        raise UserError(f"deck file {path} holds {len(decks)} deck(s), not a multiple of rounds={k} "
-                        f"(each match takes {k} consecutive decks)")
-    return [decks[i: i + k] for i in range(0, len(decks), k)]
+    rounds = rules.rounds
+    if len(decks) % rounds:
+        raise UserError(f"deck file {path} holds {len(decks)} deck(s), not a multiple of rounds={rounds} "
+                        f"(each match takes {rounds} consecutive decks)")
+    return [decks[i: i + rounds] for i in range(0, len(decks), rounds)]
 
 
 def trace(

@@ -63,10 +63,10 @@ def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, da
     started = time.perf_counter()
     last = [started]
 
-    def log(w) -> None:
+    def log(report) -> None:
         now = time.perf_counter()
-        print(f"{w.files[0]}: {w.games:,} games, {now - last[0]:.1f} s", file=sys.stderr)
-        print(f"  {w.answer}")
+        print(f"{report.files[0]}: {report.games:,} games, {now - last[0]:.1f} s", file=sys.stderr)
+        print(f"  {report.answer}")
         last[0] = now
 
     if all_specs:

@@ -42,75 +42,95 @@ def _cards_key(card: int):
     return (BASIC_KEY[card_rank(card)], card)
 
 
+def _header(rules: Rules, seats, seed: int, game: int) -> list[str]:
+    n = rules.players
+    defaults = Rules(players=n)
+    changed = [f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+               for name, value in rules.as_dict().items() if name != "players" and value != getattr(defaults, name)]
+    title = (f"== game {game}, seed {seed}: {n} players, {rules.decks} deck{'s' if rules.decks > 1 else ''}"
+             + (f", {rules.rounds} rounds" if rules.rounds > 1 else "")
+             + (f"; rules: {', '.join(changed)}" if changed else "") + " ==")
+    return [title, "seats: " + ", ".join(f"{p} {s.label}" for p, s in enumerate(seats))]
+
+
+class _PrettyRound:
+    """The lines of one round's events, following the pile as the events change it."""
+
+    def __init__(self, players: int, symbols: bool):
+        self.players = players
+        self.show = card_pretty if symbols else card_name
+        self.ellipsis = "\u2026" if symbols else "..."
+        self.seat_width = len(str(players - 1))
+        self.pile: list = []
+
+    def cards(self, cards, sort: bool = False) -> str:
+        return " ".join(self.show(c) for c in (sorted(cards, key=_cards_key) if sort else cards))
+
+    def pile_text(self) -> str:
+        if not self.pile:
+            return "pile: empty"
+        shown = self.cards(self.pile[-PILE_SHOWN:])
+        return f"pile ({len(self.pile)}): " + (f"{self.ellipsis} {shown}" if len(self.pile) > PILE_SHOWN else shown)
+
+    def line(self, event: dict) -> str:
+        if event["action"] == "end":
+            return self.end(event)
+        who = f"  seat {event['seat']:>{self.seat_width}}  "
+        describe = {"swap": self.swap, "play": self.play, "pickup": self.pickup, "out": self.out}.get(event["action"])
+        if describe is None:  # pragma: no cover - a new event kind shows raw
+            return who + json.dumps(public_event(event))
+        return who + describe(event)
+
+    def swap(self, event: dict) -> str:
+        return f"face-up {self.cards(event['_faceup'], True)} | hand {self.cards(event['_hand'], True)}"
+
+    def play(self, event: dict) -> str:
+        played = event["_cards"]
+        source = event["from"]
+        if source == "blind":
+            text = f"flips {self.cards(played)} (blind), plays it"
+        elif source == "talon":
+            text = f"turns {self.cards(played)} (talon), plays it"
+        else:
+            text = f"plays {self.cards(played)} from {SOURCE_WORDS[source]}"
+        self.pile = self.pile + list(played)
+        if event["burn"]:
+            text += f", burns {len(self.pile)} card{'s' if len(self.pile) > 1 else ''}"
+            self.pile = []
+        return f"{text:<{PILE_COLUMN}} {self.pile_text()}"
+
+    def pickup(self, event: dict) -> str:
+        taken = event["_cards"]
+        if "from" in event:  # a failed blind flip (R15) or chance card (V5): the last card taken
+            flip = "flips" if event["from"] == "blind" else "turns"
+            text = f"{flip} {self.show(taken[-1])} ({event['from']}), fails: picks up {event['cards']}"
+        else:
+            text = f"picks up {event['cards']} card{'s' if event['cards'] > 1 else ''}"
+        self.pile = []
+        return f"{text:<{PILE_COLUMN}} took: {self.cards(taken, True)}"
+
+    def out(self, event: dict) -> str:
+        return f"is OUT: {_place(event['place'])} place"
+
+    def end(self, event: dict) -> str:
+        places = event["places"]
+        ranking = ", ".join(f"{_place(places[p])} seat {p}" for p in sorted(range(self.players), key=places.__getitem__))
+        stalled = event["stalled"]
+        return (f"round {event['round']} over{' (STALLED at the action limit)' if stalled else ''}: "
+                f"{ranking}{'' if stalled else ' (the Idiot)'}")
+
+
 def pretty_lines(result, rules: Rules, seats, seed: int, game: int, symbols: bool = True) -> list[str]:
     """A match for a person: one line per event, the pile after each play, places."""
-    show = card_pretty if symbols else card_name
-    ellipsis = "\u2026" if symbols else "..."
-
-    def cards(cs, sort=False) -> str:
-        return " ".join(show(c) for c in (sorted(cs, key=_cards_key) if sort else cs))
-
-    def pile_text(pile) -> str:
-        if not pile:
-            return "pile: empty"
-        shown = cards(pile[-PILE_SHOWN:])
-        return f"pile ({len(pile)}): " + (f"{ellipsis} {shown}" if len(pile) > PILE_SHOWN else shown)
-
-    n = rules.players
-    changed = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.as_dict().items()
-               if k != "players" and v != getattr(Rules(players=n), k)]
-    lines = [f"== game {game}, seed {seed}: {n} players, {rules.decks} deck{'s' if rules.decks > 1 else ''}"
-             + (f", {rules.rounds} rounds" if rules.rounds > 1 else "")
-             + (f"; rules: {', '.join(changed)}" if changed else "") + " =="]
-    lines.append("seats: " + ", ".join(f"{p} {s.label}" for p, s in enumerate(seats)))
-    width = len(str(n - 1))
-    pile: list = []
+    lines = _header(rules, seats, seed, game)
     current_round = None
-    for e in result.events:
-        if e["round"] != current_round:
-            current_round = e["round"]
-            pile = []
+    for event in result.events:
+        if event["round"] != current_round:
+            current_round = event["round"]
+            round_lines = _PrettyRound(rules.players, symbols)
             lines.append(f"-- round {current_round} --")
-        if e["action"] == "end":
-            order = sorted(range(n), key=lambda p: e["places"][p])
-            ranking = ", ".join(f"{_place(e['places'][p])} seat {p}" for p in order)
-            lines.append(f"round {current_round} over{' (STALLED at the action limit)' if e['stalled'] else ''}: "
-                         f"{ranking}{'' if e['stalled'] else ' (the Idiot)'}")
-            continue
-        who = f"  seat {e['seat']:>{width}}  "
-        action = e["action"]
-        if action == "swap":
-            lines.append(f"{who}face-up {cards(e['_faceup'], True)} | hand {cards(e['_hand'], True)}")
-        elif action == "play":
-            played = e["_cards"]
-            source = e["from"]
-            if source == "blind":
-                text = f"flips {cards(played)} (blind), plays it"
-            elif source == "talon":
-                text = f"turns {cards(played)} (talon), plays it"
-            else:
-                text = f"plays {cards(played)} from {SOURCE_WORDS[source]}"
-            pile = pile + list(played)
-            if e["burn"]:
-                text += f", burns {len(pile)} card{'s' if len(pile) > 1 else ''}"
-                pile = []
-            lines.append(f"{who}{text:<{PILE_COLUMN}} {pile_text(pile)}")
-        elif action == "pickup":
-            taken = e["_cards"]
-            if "from" in e:  # a failed blind flip (R15) or chance card (V5): the last card taken
-                flip = "flips" if e["from"] == "blind" else "turns"
-                text = f"{flip} {show(taken[-1])} ({e['from']}), fails: picks up {e['cards']}"
-            else:
-                text = f"picks up {e['cards']} card{'s' if e['cards'] > 1 else ''}"
-            lines.append(f"{who}{text:<{PILE_COLUMN}} took: {cards(taken, True)}")
-            pile = []
-        elif action == "out":
-            lines.append(f"{who}is OUT: {_place(e['place'])} place")
-        else:  # pragma: no cover - a new event kind shows raw
-            lines.append(f"{who}{json.dumps(public_event(e))}")
+        lines.append(round_lines.line(event))
     if rules.rounds > 1:
         lines.append("match: " + ", ".join(
-            f"seat {p} total {result.totals[p]} ({_place(result.places[p])})" for p in range(n)))
+            f"seat {p} total {result.totals[p]} ({_place(result.places[p])})" for p in range(rules.players)))
     return lines
-
-
