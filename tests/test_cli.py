@@ -412,6 +412,12 @@ def test_out_under_a_folder_that_cannot_be_created(capsys, command):
 
 
 @pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_out_folder_that_cannot_be_written(capsys, command):
+    line = user_error(capsys, *OUT_COMMANDS[command], "--out", "/proc")
+    assert line.startswith("error: cannot write into the --out folder /proc: ")
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
 def test_out_that_fails_deep_down_leaves_nothing(capsys, tmp_path, command):
     out = tmp_path / "new" / "deeper" / ("x" * 300)  # the parents can be made, the last name cannot
     line = user_error(capsys, *OUT_COMMANDS[command], "--out", out)

@@ -7,6 +7,7 @@ the same way everywhere, then convert them with ``load_rules_option``,
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Annotated, Iterable, Optional
 
@@ -96,25 +97,30 @@ def cluster_hook(cluster: str | None, workers: int | None, make, *args):
 
 
 def check_out_folder(out: str | Path) -> None:
-    """A one-line error now, instead of a traceback later, when the --out folder cannot be made.
-
-    Creates the missing folders as a test and removes them again: the command
-    itself creates the folder when it writes, and a failed command leaves nothing.
-    """
+    """A one-line error now, instead of a traceback later, when the --out folder cannot be
+    made or written to. Leaves nothing behind: the command itself creates what it writes."""
     path = Path(out)
-    if path.exists():
-        if not path.is_dir():
-            raise UserError(f"--out {path} exists and is not a folder")
-        return
+    if path.exists() and not path.is_dir():
+        raise UserError(f"--out {path} exists and is not a folder")
     missing = [folder for folder in (path, *path.parents) if not folder.exists()]  # deepest first
     try:
-        path.mkdir(parents=True)
-    except OSError as e:
-        where = "" if e.filename in (None, str(path)) else f" ({e.filename})"
-        raise UserError(f"cannot create the --out folder {path}: {e.strerror}{where}") from None
+        _create_and_write(path)
     finally:
         for folder in missing:
             try:
                 folder.rmdir()
             except OSError:
                 pass
+
+
+def _create_and_write(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        where = "" if e.filename in (None, str(path)) else f" ({e.filename})"
+        raise UserError(f"cannot create the --out folder {path}: {e.strerror}{where}") from None
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise UserError(f"cannot write into the --out folder {path}: {e.strerror}") from None
