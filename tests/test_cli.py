@@ -1,4 +1,5 @@
-"""The command line (idiotsim.cli): `trace`, `strategies`, and one-line user errors.
+"""The command line (idiotsim.cli): `trace`, `strategies`, --help, --out folders,
+the documents the CLI points to, and one-line user errors.
 
 Most tests call ``cli.main(argv)`` in-process (it always ends with SystemExit);
 a few run the installed console script to check the real entry point.
@@ -329,6 +330,21 @@ def test_strategies_name_of_the_library(capsys):
     out = ok(capsys, "strategies", "pickup-small")
     assert re.search(r"^pickup_max +3\* +0\.\.52 ", out, re.M)
     assert re.search(r"^burn_min +104 +0\.\.104 ", out, re.M)
+
+
+def test_strategies_name_of_a_strategy_file(capsys, tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(
+        "from idiotsim.strategy_api import Knob, Strategy, strategy_function\n"
+        "@strategy_function\n"
+        "def decide(obs, hand, params, rng):\n"
+        "    return -1\n"
+        "MINE = Strategy(name='mine', decide=decide, description='always picks up',\n"
+        "                knobs=(Knob('patience', 3, 0, 9, 'turns to wait'),))\n")
+    out = ok(capsys, "strategies", f"{path}:MINE")
+    assert out.startswith("mine: always picks up\n")
+    assert re.search(r"^patience +3 +0\.\.9 +turns to wait$", out, re.M)
+    assert "does not exist" in user_error(capsys, "strategies", f"{tmp_path}/nope.py:MINE")
 
 
 def test_strategies_unknown_name(capsys):

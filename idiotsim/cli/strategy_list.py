@@ -124,15 +124,21 @@ def detail_lines(info: StrategyInfo, width: int) -> list[str]:
     return lines
 
 
+def _find(name: str, infos: list[StrategyInfo]) -> StrategyInfo:
+    if ".py:" in name:  # a strategy file, as --strategies takes it
+        from idiotsim.strategy_api import load_strategy
+        strategy = load_strategy(name).strategy
+        return strategy_info(strategy.name, strategy)
+    for info in infos:
+        if info.name == name:
+            return info
+    raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(i.name for i in infos))}")
+
+
 def strategies(name: Annotated[Optional[str], typer.Argument(
-        metavar="NAME", help="A strategy or preset: show its knobs (name, default, range, meaning).")] = None) -> None:
+        metavar="NAME", help="A strategy, preset or path/file.py:NAME: show its knobs "
+                             "(name, default, range, meaning).")] = None) -> None:
     """List the strategies, one line each; with NAME, that strategy's knobs."""
     infos = _all_infos()
-    if name is None:
-        lines = listing_lines(infos, _width())
-    else:
-        found = [i for i in infos if i.name == name]
-        if not found:
-            raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(i.name for i in infos))}")
-        lines = detail_lines(found[0], _width())
+    lines = listing_lines(infos, _width()) if name is None else detail_lines(_find(name, infos), _width())
     sys.stdout.write("\n".join(lines) + "\n")
