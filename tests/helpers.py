@@ -1,5 +1,6 @@
-"""Shared helpers for the rule tests: hand-built decks (RULES.md R3, R5, V7) and
-a runner for the reference engine that returns the trace as text lines.
+"""Plain helper functions for the tests (fixtures are in ``conftest.py``):
+hand-built decks (docs/rules.md R3, R5, V7), a runner for the reference engine
+that returns the trace as text lines, and the CLI run in-process.
 
 A hand-built deck names the cards that matter and leaves the rest to a filler:
 the cards of the full deck (52 * decks) not named anywhere, in a fixed order

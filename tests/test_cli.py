@@ -1,4 +1,5 @@
-"""The command line (idiotsim.cli): `trace`, `strategies`, and one-line user errors.
+"""The command line (idiotsim.cli): `trace`, `strategies`, --help, --out folders,
+the documents the CLI points to, and one-line user errors.
 
 Most tests call ``cli.main(argv)`` in-process (it always ends with SystemExit);
 a few run the installed console script to check the real entry point.
@@ -16,12 +17,13 @@ import numpy as np
 import pytest
 
 from helpers import cli_user_error, run_cli
-from idiotsim import cli, reference, strategy_api
+from idiotsim import reference, strategy_api
 from idiotsim.cards import card_pretty, format_deck
+from idiotsim.cli import COMMANDS, play, trace_output
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import FIELD_NAMES, load_rules
 
-# RULES.md "Trace format": the keys of each event kind, in order.
+# docs/trace.md: the keys of each event kind, in order.
 KEY_ORDER = {
     "swap": ["round", "seat", "action", "faceup", "hand"],
     "play": ["round", "seat", "action", "from", "rank", "count", "burn"],
@@ -84,7 +86,7 @@ def test_trace_literal_lines_from_a_known_deck(capsys, tmp_path):
     assert out.endswith("}\n")
 
 
-def test_trace_is_rules_md_format_byte_for_byte(capsys):
+def test_trace_is_the_documented_format_byte_for_byte(capsys):
     seen = set()
     for seed in range(6):
         out = ok(capsys, "trace", "--players", 4, "--strategies", "random,basic,random,basic",
@@ -240,15 +242,15 @@ def test_pretty_pile_follows_the_events(capsys):
         if e["action"] == "play":
             pile = [] if e["burn"] else pile + e["_cards"]
             longest = max(longest, len(pile))
-            shown = " ".join(card_pretty(c) for c in pile[-cli.PILE_SHOWN:])
+            shown = " ".join(card_pretty(c) for c in pile[-trace_output.PILE_SHOWN:])
             expected.append("pile: empty" if not pile else
-                            f"pile ({len(pile)}): " + ("\u2026 " if len(pile) > cli.PILE_SHOWN else "") + shown)
+                            f"pile ({len(pile)}): " + ("\u2026 " if len(pile) > trace_output.PILE_SHOWN else "") + shown)
         elif e["action"] == "pickup":
             pile = []
     shown = [re.search(r"(pile: empty|pile \(\d+\): .+)$", line).group(1) for line in out.splitlines()
              if " plays " in line or ", plays it" in line]
     assert shown == expected
-    assert longest > cli.PILE_SHOWN  # the "…" branch was exercised
+    assert longest > trace_output.PILE_SHOWN  # the "…" branch was exercised
     assert out.count("took: ") == sum(e["action"] == "pickup" for e in result.events)
 
 
@@ -262,7 +264,7 @@ def test_pretty_several_matches_and_rounds(capsys, tmp_path):
 
 
 def test_pretty_without_suit_symbols(capsys):
-    lines = cli.pretty_lines(
+    lines = trace_output.pretty_lines(
         reference.play_match([shuffled_deck(1, 0, 0, 1)], load_rules(players=2),
                              strategy_api.load_strategies("basic", 2)),
         load_rules(players=2), strategy_api.load_strategies("basic", 2), 0, 0, symbols=False)
@@ -273,33 +275,177 @@ def test_pretty_without_suit_symbols(capsys):
 
 # ---- strategies ----------------------------------------------------------
 
-def test_strategies_table(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "250")  # a wide console: one line per row
-    out = ok(capsys, "strategies")
-    rows = {line.split("│")[1].strip(): line for line in out.splitlines()
-            if line.startswith("│") and line.split("│")[1].strip()}
+def listing_rows(out: str) -> dict:
+    """`idiotsim strategies`: {name: (family, what it does)} from the rows under the header."""
+    lines = out.split("\n\n")[0].splitlines()
+    assert lines[0].split() == ["name", "family", "what", "it", "does"]
+    return {line.split()[0]: (line.split()[1], " ".join(line.split()[2:])) for line in lines[1:]}
+
+
+def test_strategies_lists_one_line_each_within_80_columns(capsys):
+    out = ok(capsys, "strategies")  # stdout is not a terminal here: 80 columns
+    assert max(len(line) for line in out.splitlines()) <= 80
+    rows = listing_rows(out)
     from idiotsim.strategies import STRATEGIES
+    assert list(rows)[:3] == ["basic", "random", "heuristic"]  # families first, each followed by its presets
     assert set(rows) == set(STRATEGIES)
-    assert {"basic", "random", "heuristic", "counter"} <= set(rows)
-    assert "RULES.md reference" in rows["basic"]
-    # stochastic: basic no, random yes; neither counts cards; no knobs.
-    assert [c.strip() for c in rows["basic"].split("│")[3:6]] == ["no", "no", "-"]
-    assert [c.strip() for c in rows["random"].split("│")[3:6]] == ["yes", "no", "-"]
+    assert rows["basic"][0] == "basic" and rows["counter"][0] == "counter"
+    assert rows["burn-early"] == ("heuristic", "preset: burn_min=1")
+    assert rows["blocker"] == ("heuristic", "preset: block=1, block_cards=3")
+    assert "idiotsim strategies NAME" in out
 
 
-def test_strategies_table_shows_knobs_and_presets(capsys, monkeypatch):
-    knobbed = strategy_api.Strategy(
+@pytest.fixture
+def greedy_registry(monkeypatch):
+    """A registry of one knobbed family with a preset (markup-like text included)."""
+    greedy = strategy_api.Strategy(
         name="greedy", decide=None, description="a test family [beta]", stochastic=True, counts_cards=True,
         knobs=(strategy_api.Knob("depth", 2, 0, 5, "look-ahead"),
-               strategy_api.Knob("risk", 0.5, 0, 1, "risk", integer=False)),
+               strategy_api.Knob("risk", 0.5, 0, 1, "how much risk, " + "in many words " * 12, integer=False)),
         presets={"greedy-deep": {"depth": 5}})
-    monkeypatch.setenv("COLUMNS", "200")  # a wide console: one line per row
-    monkeypatch.setattr(strategy_api, "registry", lambda: {"greedy": knobbed, "greedy-deep": knobbed})
-    out = ok(capsys, "strategies")
-    assert "depth: 2 (0..5)" in out
-    assert "risk: 0.5 (0..1, real)" in out
-    assert "greedy-deep" in out and "preset of greedy: depth=5" in out
-    assert "a test family [beta]" in out  # not read as rich markup
+    monkeypatch.setattr(strategy_api, "registry", lambda: {"greedy": greedy, "greedy-deep": greedy})
+
+
+def test_strategies_listing_shows_presets_by_their_knobs(capsys, greedy_registry):
+    rows = listing_rows(ok(capsys, "strategies"))
+    assert rows == {"greedy": ("greedy", "a test family [beta]"), "greedy-deep": ("greedy", "preset: depth=5")}
+
+
+def test_strategies_name_gives_the_knob_table(capsys, greedy_registry):
+    out = ok(capsys, "strategies", "greedy")
+    assert out.startswith("greedy: a test family [beta]\n")
+    assert "stochastic: yes; counts cards: yes" in out and "presets: greedy-deep" in out
+    assert re.search(r"^knob +default +range +meaning$", out, re.M)
+    assert re.search(r"^depth +2 +0\.\.5 +look-ahead$", out, re.M)
+    assert re.search(r"^risk +0\.5 +0\.\.1 real +how much risk, in many words", out, re.M)
+    assert max(len(line) for line in out.splitlines()) <= 80  # long meanings wrap under their column
+    preset = ok(capsys, "strategies", "greedy-deep")
+    assert preset.startswith("greedy-deep: greedy with depth=5. greedy: a test family [beta]")
+    assert re.search(r"^depth +5\* +0\.\.5 +look-ahead$", preset, re.M)
+    assert re.search(r"^risk +0\.5 +0\.\.1 real", preset, re.M)
+
+
+def test_strategies_name_of_the_library(capsys):
+    assert "knobs: none" in ok(capsys, "strategies", "basic")
+    out = ok(capsys, "strategies", "pickup-small")
+    assert re.search(r"^pickup_max +3\* +0\.\.52 ", out, re.M)
+    assert re.search(r"^burn_min +104 +0\.\.104 ", out, re.M)
+
+
+def test_strategies_name_of_a_strategy_file(capsys, tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(
+        "from idiotsim.strategy_api import Knob, Strategy, strategy_function\n"
+        "@strategy_function\n"
+        "def decide(obs, hand, params, rng):\n"
+        "    return -1\n"
+        "MINE = Strategy(name='mine', decide=decide, description='always picks up',\n"
+        "                knobs=(Knob('patience', 3, 0, 9, 'turns to wait'),))\n")
+    out = ok(capsys, "strategies", f"{path}:MINE")
+    assert out.startswith("mine: always picks up\n")
+    assert re.search(r"^patience +3 +0\.\.9 +turns to wait$", out, re.M)
+    assert "does not exist" in user_error(capsys, "strategies", f"{tmp_path}/nope.py:MINE")
+
+
+def test_strategies_unknown_name(capsys):
+    line = user_error(capsys, "strategies", "nosuch")
+    assert "unknown strategy 'nosuch'" in line and "basic" in line and "blocker" in line
+
+
+# ---- --help ----------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS])
+def test_help_fits_80_columns_without_type_noise_on_flags(capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "80")
+    out = ok(capsys, *command, "--help")
+    assert "<bool>" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    if command in (["run"], ["tournament"], ["report"]):
+        assert "[dask]" in out  # not read as rich markup
+
+
+def test_help_points_to_the_rules_document(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert "docs/rules.md" in ok(capsys, "--help")
+    assert "docs/rules.md" in ok(capsys, "trace", "--help")
+    assert "docs/trace.md" in ok(capsys, "trace", "--help")
+
+
+# ---- the documents ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_IDS = [f"R{i}" for i in range(1, 21)] + [f"V{i}" for i in range(1, 13)]
+# Files that must cite docs/rules.md, never the rules' old home outside the project.
+# (At the merge of issue 11 this becomes the whole tree.)
+CITING_FILES = ["README.md", "docs/rules.md", "docs/trace.md", "tests/test_cli.py", "tests/test_rules.py",
+                "tests/helpers.py", "tests/conftest.py", *sorted(str(p.relative_to(ROOT))
+                                                                  for p in (ROOT / "idiotsim" / "cli").glob("*.py"))]
+
+
+def test_rules_document_defines_every_rule_id():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    for rule in RULE_IDS[:20]:
+        assert f"- **{rule}.** " in text, rule
+    for variant in RULE_IDS[20:]:
+        assert re.search(rf"^\| {variant} \| `\w+ = ", text, re.M), variant
+    assert "**Decision:**" in text
+
+
+@pytest.mark.parametrize("name", CITING_FILES)
+def test_no_reference_to_rules_outside_the_project(name):
+    text = (ROOT / name).read_text()
+    for old_home in ("../" + "shared", "/work/" + "shared", "seeds/" + "0", "RULES" + ".md"):  # split: not in here
+        assert old_home not in text
+
+
+def test_trace_document_lists_the_keys_of_every_event():
+    text = (ROOT / "docs" / "trace.md").read_text()
+    for kind_name, keys in KEY_ORDER.items():
+        assert " | " + ", ".join(f"`{k}`" for k in keys) + " | " in text, kind_name
+
+
+def test_trace_document_example_is_a_real_trace(capsys):
+    text = (ROOT / "docs" / "trace.md").read_text()
+    shown = re.findall(r"^ *(\d+) (\{.*\})$", text, re.M)
+    lines = ok(capsys, "trace", "--players", 4, "--seed", 1).splitlines()
+    assert len(shown) >= 10
+    assert all(lines[int(number) - 1] == line for number, line in shown)
+
+
+# ---- --out that cannot be created ------------------------------------------
+
+OUT_COMMANDS = {
+    "run": ["run", "--games", 10],
+    "tournament": ["tournament", "--strategies", "basic,random", "--games", 1000],
+    "report": ["report", str(Path(__file__).resolve().parent.parent / "reports" / "pickup.toml"), "--quick"],
+}
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_out_under_a_folder_that_cannot_be_created(capsys, command):
+    line = user_error(capsys, *OUT_COMMANDS[command], "--out", "/proc/x/y")
+    assert line == "error: cannot create the --out folder /proc/x/y: No such file or directory (/proc/x)"
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_out_folder_that_cannot_be_written(capsys, command):
+    line = user_error(capsys, *OUT_COMMANDS[command], "--out", "/proc")
+    assert line.startswith("error: cannot write into the --out folder /proc: ")
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_out_that_fails_deep_down_leaves_nothing(capsys, tmp_path, command):
+    out = tmp_path / "new" / "deeper" / ("x" * 300)  # the parents can be made, the last name cannot
+    line = user_error(capsys, *OUT_COMMANDS[command], "--out", out)
+    assert "cannot create the --out folder" in line and "File name too long" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS)
+def test_out_that_is_a_file(capsys, tmp_path, command):
+    path = tmp_path / "file"
+    path.write_text("x")
+    assert user_error(capsys, *OUT_COMMANDS[command], "--out", path) == f"error: --out {path} exists and is not a folder"
 
 
 # ---- user errors: one line, exit code 2 ------------------------------------
@@ -462,7 +608,7 @@ def test_bad_seed_and_game(capsys, args, message):
     (["trace", "--seed"], "requires an argument"),
     (["trace", "--seed", 1, "--players", "x"], "Invalid value for '--players'"),
     (["frobnicate"], "No such command 'frobnicate'"),
-    (["strategies", "extra"], "Got unexpected extra argument"),
+    (["strategies", "basic", "extra"], "Got unexpected extra argument"),
 ])
 def test_usage_errors_are_one_line(capsys, args, message):
     line = user_error(capsys, *args)
@@ -503,5 +649,5 @@ def test_console_script_trace_and_error(capsys):
 
 def test_public_event_drops_private_keys():
     event = {"round": 1, "seat": 0, "action": "play", "_cards": [1], "from": "hand"}
-    assert cli.public_event(event) == {"round": 1, "seat": 0, "action": "play", "from": "hand"}
-    assert np.array_equal(cli.seed_decks(3, 4, load_rules(rounds=2))[1], shuffled_deck(3, 4, 1, 1))
+    assert trace_output.public_event(event) == {"round": 1, "seat": 0, "action": "play", "from": "hand"}
+    assert np.array_equal(play.seed_decks(3, 4, load_rules(rounds=2))[1], shuffled_deck(3, 4, 1, 1))

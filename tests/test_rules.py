@@ -1,7 +1,7 @@
 """Rule tests for the reference engine: one or more focused tests per rule id of
-/work/shared/RULES.md (R1..R20, V1..V12), on hand-built decks.
+docs/rules.md (R1..R20, V1..V12), on hand-built decks.
 
-Every seat plays `basic` (whose behaviour RULES.md defines exactly) unless a
+Every seat plays `basic` (whose behaviour docs/rules.md defines exactly) unless a
 rule concerns a decision `basic` never makes; then one seat plays `scripted`,
 a tiny numba strategy that returns fixed decisions at given action counts and
 plays `basic` otherwise.
@@ -74,7 +74,7 @@ def actor_seats(lines):
 
 # ---- decks -----------------------------------------------------------------
 
-# The seed walkthrough (seeds/000: "Ein Stapel von einer 8 bis zum Verbrennen"), 3 players:
+# The walkthrough of docs/rules.md ("A short example", from the app's rules page), 3 players:
 # seat 0 plays 8C; seat 1 beats it with JD JS; seat 2 has nothing above a J and plays 2H;
 # seat 0 follows with 3C (drawn after the 8C); seat 1 plays 10S (drawn after the jacks).
 WALKTHROUGH = build_deck([

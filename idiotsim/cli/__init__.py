@@ -1,0 +1,31 @@
+"""The command line, ``idiotsim COMMAND``; ``main()`` is the console script.
+
+- ``app``: the typer app and ``main`` (one-line errors, exit code 2)
+- ``options``: options every command shares (rules, players, strategies,
+  seeds, games, threads, --out, --cluster/--workers) and their checks
+- ``play``: trace, run, deal; ``trace_output``: JSON Lines and --pretty
+- ``tournaments``: tournament, summarize, demo
+- ``report``: report (experiment specs)
+- ``strategy_list``: strategies [NAME]
+
+A new command is a function in one of these modules (or a new one), added to
+``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
+"""
+from idiotsim.cli import play, report, strategy_list, tournaments
+from idiotsim.cli.app import add_command, app, main
+
+COMMANDS = {
+    "trace": play.trace,
+    "run": play.run,
+    "deal": play.deal,
+    "tournament": tournaments.tournament,
+    "summarize": tournaments.summarize,
+    "demo": tournaments.demo,
+    "strategies": strategy_list.strategies,
+    "report": report.report,
+}
+
+for _name, _function in COMMANDS.items():
+    add_command(_name, _function)
+
+__all__ = ["COMMANDS", "app", "main"]

@@ -1,0 +1,4 @@
+"""``python -m idiotsim.cli``: the console script."""
+from idiotsim.cli import main
+
+main()

@@ -1,0 +1,92 @@
+"""The typer app and ``main()``: every user mistake ends as ONE line on stderr.
+
+A ``UserError`` from the library, or a usage error from typer/click, ends the
+program with ``error: <message>`` and exit code 2 -- never a traceback.
+"""
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+try:  # typer 0.2x ships its own copy of click and no longer depends on it
+    from typer._click import exceptions as _click_exc
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click import exceptions as _click_exc
+
+from idiotsim.errors import UserError
+
+
+def _hide_flag_types(params: list) -> list:
+    # typer's rich help prints a flag's type (`<bool>`) although a flag takes no value.
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    def get_params(self, ctx):
+        return _hide_flag_types(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    def get_params(self, ctx):
+        return _hide_flag_types(super().get_params(ctx))
+
+
+app = typer.Typer(
+    name="idiotsim",
+    cls=Group,
+    help="Monte Carlo simulator of the card game Idiot (Palace, Shed, Karma). Rules: docs/rules.md.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def add_command(name: str, function) -> None:
+    app.command(name, cls=Command)(function)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(line.strip() for line in str(message).strip().splitlines() if line.strip())
+
+
+def _fail(message: str) -> None:
+    print(f"error: {_one_line(message)}", file=sys.stderr)
+    sys.exit(2)
+
+
+def _command_path(error, argv) -> str:
+    """`idiotsim COMMAND` for a usage error's help hint (some parser errors carry no context)."""
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        return ctx.command_path
+    names = {c.name for c in app.registered_commands}
+    args = sys.argv[1:] if argv is None else argv
+    command = next((a for a in args if not a.startswith("-")), None)
+    return f"idiotsim {command}" if command in names else "idiotsim"
+
+
+_NO_ARGS = getattr(_click_exc, "NoArgsIsHelpError", ())  # click >= 8.2
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the app; a user error becomes one ``error: ...`` line and exit code 2."""
+    try:
+        result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
+    except UserError as e:
+        _fail(str(e))
+    except _NO_ARGS as e:  # bare `idiotsim`: show the help (typer may have printed it already)
+        if e.format_message().strip():
+            print(e.format_message(), file=sys.stderr)
+        sys.exit(2)
+    except _click_exc.UsageError as e:
+        _fail(f"{e.format_message()} (see '{_command_path(e, argv)} --help')")
+    except _click_exc.ClickException as e:
+        _fail(e.format_message())
+    except (typer.Abort, getattr(_click_exc, "Abort", typer.Abort)):
+        _fail("aborted")
+    sys.exit(result if isinstance(result, int) else 0)

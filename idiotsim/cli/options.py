@@ -1,0 +1,126 @@
+"""Options shared by the commands, and the checks that turn them into library objects.
+
+Declare a command's options with the ``*Opt`` aliases so flags read and fail
+the same way everywhere, then convert them with ``load_rules_option``,
+``load_seats``, ``check_seed`` / ``check_game`` / ``check_games``,
+``set_threads``, ``check_out_folder`` and ``cluster_hook``.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated, Iterable, Optional
+
+import typer
+
+from idiotsim.distributed import check_cluster_options
+from idiotsim.errors import UserError
+from idiotsim.rules import FIELD_NAMES, Rules, load_rules
+
+SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.rng)
+MAX_GAMES = 10 ** 12
+
+PlayersOpt = Annotated[Optional[int], typer.Option(
+    "--players", "-n", metavar="N", help="Number of players (2..10); overrides the rules file and --rule.")]
+RulesFileOpt = Annotated[Optional[str], typer.Option(
+    "--rules", metavar="FILE.toml", help="Rules config file (TOML): the rules fields, at top level or in a rules table.")]
+RuleOpt = Annotated[Optional[list[str]], typer.Option(
+    "--rule", metavar="NAME=VALUE",
+    help=f"Set one rules field (repeatable), after --rules. Fields: {', '.join(FIELD_NAMES)} "
+         "(docs/rules.md).")]
+StrategiesOpt = Annotated[str, typer.Option(
+    "--strategies", "-s", metavar="A,B,...",
+    help="One strategy per seat, comma-separated; one name means every seat. "
+         "name[:knob=v,...] or path/file.py:name. See `idiotsim strategies`.")]
+SeedOpt = Annotated[Optional[int], typer.Option(
+    "--seed", metavar="S", help=f"Run seed, 0..{SEED_MAX}.")]
+RunSeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Run seed.")]
+GameOpt = Annotated[Optional[int], typer.Option(
+    "--game", metavar="I", help="Game index under --seed (default 0).")]
+GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Number of games to play.")]
+OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Results folder (Parquet, one file per chunk).")]
+ThreadsOpt = Annotated[Optional[int], typer.Option(
+    "--threads", metavar="T", help="Engine threads (default: all cores, or NUMBA_NUM_THREADS).")]
+ClusterOpt = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="tcp://HOST:8786",
+    help="Run the chunks on this Dask scheduler (needs idiotsim\\[dask]).")]
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", help="Run the chunks on a local Dask cluster of N worker processes.")]
+
+
+def load_rules_option(rules_file: str | None, rule: Iterable[str] | None, players: int | None) -> Rules:
+    """Rules from ``--rules FILE``, then ``--rule NAME=VALUE`` (in order), then ``--players``."""
+    return load_rules(rules_file, list(rule or ()), players=players)
+
+
+def load_seats(text: str, rules: Rules) -> list:
+    """``--strategies`` for ``rules.players`` seats (one name means every seat)."""
+    from idiotsim.strategy_api import load_strategies
+    return load_strategies(text, rules.players)
+
+
+def check_seed(value: int, option: str = "--seed") -> int:
+    if not 0 <= value <= SEED_MAX:
+        raise UserError(f"{option} must be an integer 0..{SEED_MAX} (2**63-1), got {value}")
+    return value
+
+
+def check_game(value: int, option: str = "--game") -> int:
+    if not 0 <= value <= SEED_MAX:
+        raise UserError(f"{option} must be a game index 0..{SEED_MAX}, got {value}")
+    return value
+
+
+def check_games(games: int) -> int:
+    if not 1 <= games <= MAX_GAMES:
+        raise UserError(f"--games must be 1..10**12, got {games}")
+    return games
+
+
+def set_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise UserError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    numba.set_num_threads(threads)
+
+
+def cluster_hook(cluster: str | None, workers: int | None, make, *args):
+    """``make(cluster, workers, *args)`` (from ``idiotsim.distributed``) when --cluster or
+    --workers is given, checked before any results folder is touched; None otherwise,
+    and the chunks play on this machine."""
+    if cluster is None and workers is None:
+        return None
+    check_cluster_options(cluster, workers)
+    return make(cluster, workers, *args)
+
+
+def check_out_folder(out: str | Path) -> None:
+    """A one-line error now, instead of a traceback later, when the --out folder cannot be
+    made or written to. Leaves nothing behind: the command itself creates what it writes."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"--out {path} exists and is not a folder")
+    missing = [folder for folder in (path, *path.parents) if not folder.exists()]  # deepest first
+    try:
+        _create_and_write(path)
+    finally:
+        for folder in missing:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+
+
+def _create_and_write(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        where = "" if e.filename in (None, str(path)) else f" ({e.filename})"
+        raise UserError(f"cannot create the --out folder {path}: {e.strerror}{where}") from None
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise UserError(f"cannot write into the --out folder {path}: {e.strerror}") from None

@@ -1,0 +1,186 @@
+"""Commands that play games: ``trace`` (one match, shown), ``deal`` (the decks of
+a run) and ``run`` (many games into Parquet, with a placement table)."""
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Annotated, Optional
+
+import typer
+
+from idiotsim.cards import read_deck_file
+from idiotsim.cli.options import (ClusterOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
+                                  RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
+                                  check_games, check_out_folder, check_seed, cluster_hook, load_rules_option,
+                                  load_seats, set_threads)
+from idiotsim.cli.trace_output import pretty_lines, suit_symbols_ok, trace_lines
+from idiotsim.distributed import dask_map_run
+from idiotsim.errors import UserError
+from idiotsim.rng import shuffled_deck
+from idiotsim.rules import Rules
+
+DeckOpt = Annotated[Optional[str], typer.Option(
+    "--deck", metavar="FILE",
+    help="Deck file: one deck string per line (R3); with rounds = k, each k lines are one match.")]
+
+
+class Engine(str, Enum):
+    """Game engines. Each must return a ``reference.MatchResult``-like object with ``events``."""
+    reference = "reference"
+    numba = "numba"
+
+
+EngineOpt = Annotated[Engine, typer.Option(
+    "--engine", case_sensitive=False, help="Engine that plays the games.")]
+
+
+def play_match(engine: Engine, decks, rules: Rules, seats, seed: int, game: int):
+    """One match on the chosen engine (a new engine is one more branch here)."""
+    if engine == Engine.reference:
+        from idiotsim import reference
+        return reference.play_match(decks, rules, seats, seed, game)
+    from idiotsim.simulate import trace_game
+    events, _, places = trace_game(rules, seats, seed, game, decks)
+    return SimpleNamespace(events=events, places=places)
+
+
+def seed_decks(seed: int, game: int, rules: Rules) -> list:
+    """The decks of game `game` under `seed`: one shuffled deck per round."""
+    return [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
+
+
+def load_deck_matches(path: str, rules: Rules) -> list[list]:
+    """A deck file split into matches of ``rules.rounds`` consecutive decks each."""
+    decks = read_deck_file(path, rules.decks)
+    rounds = rules.rounds
+    if len(decks) % rounds:
+        raise UserError(f"deck file {path} holds {len(decks)} deck(s), not a multiple of rounds={rounds} "
+                        f"(each match takes {rounds} consecutive decks)")
+    return [decks[i: i + rounds] for i in range(0, len(decks), rounds)]
+
+
+def trace(
+    players: PlayersOpt = None,
+    strategies: StrategiesOpt = "basic",
+    deck: DeckOpt = None,
+    seed: SeedOpt = None,
+    game: GameOpt = None,
+    deal: Annotated[Optional[int], typer.Option(
+        "--deal", metavar="D", help="Deal (shuffle stream) under --seed, when it differs from the game: "
+                                    "a tournament row's `deal` column (default: the game index).")] = None,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+    pretty: Annotated[bool, typer.Option("--pretty", help="Show the game for a person instead of JSON Lines.")] = False,
+    engine: EngineOpt = Engine.reference,
+) -> None:
+    """Play games and print their trace (JSON Lines, docs/trace.md).
+
+    Give exactly one of --deck FILE (every match in the file, game index =
+    match number, seed 0) or --seed S [--game I] (decks shuffled from the seed).
+    """
+    if (deck is None) == (seed is None):
+        raise UserError("give exactly one of --deck FILE and --seed S "
+                        f"({'both were given' if deck is not None else 'neither was given'})")
+    if deal is not None and seed is None:
+        raise UserError("--deal applies only with --seed")
+    if game is not None and seed is None:
+        raise UserError("--game applies only with --seed (with --deck the game index is the match number)")
+    if pretty and engine == Engine.numba:
+        raise UserError("--pretty shows suits, which only the reference engine keeps: drop --engine numba")
+    rules = load_rules_option(rules_file, rule, players)
+    seats = load_seats(strategies, rules)
+    if seed is not None:
+        run_seed = check_seed(seed)
+        first_game = check_game(0 if game is None else game)
+        deal_index = first_game if deal is None else check_game(deal, "--deal")
+        matches = [(first_game, seed_decks(run_seed, deal_index, rules))]
+    else:
+        run_seed = 0
+        matches = list(enumerate(load_deck_matches(deck, rules)))
+    symbols = suit_symbols_ok()
+    for i, (game_index, decks) in enumerate(matches):
+        result = play_match(engine, decks, rules, seats, run_seed, game_index)
+        if pretty:
+            lines = pretty_lines(result, rules, seats, run_seed, game_index, symbols)
+            if i:
+                lines.insert(0, "")
+        else:
+            lines = trace_lines(result.events)
+        sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
+
+
+def run(
+    out: OutOpt,
+    players: PlayersOpt = None,
+    strategies: StrategiesOpt = "basic",
+    games: Annotated[Optional[int], typer.Option("--games", "-g", metavar="G",
+                                                 help="Number of games (with --decks: defaults to all).")] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Run seed (decks and stochastic strategies).")] = 0,
+    decks_file: Annotated[Optional[str], typer.Option(
+        "--decks", metavar="FILE", help="Play these decks (one per line, `rounds` lines per game) in order.")] = None,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+    threads: ThreadsOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace results already in --out.")] = False,
+    cluster: ClusterOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Play games on the numba engine; one Parquet row per game; print a placement table."""
+    from idiotsim import runner
+    rules = load_rules_option(rules_file, rule, players)
+    seats = load_seats(strategies, rules)
+    check_seed(seed)
+    set_threads(threads)
+    runner.check_out_dir(Path(out), force)
+    decks = None
+    if decks_file is not None:
+        matches = load_deck_matches(decks_file, rules)
+        decks = [d for match in matches for d in match]
+        games = len(matches) if games is None else games
+        if games > len(matches):
+            raise UserError(f"--games {games} but {decks_file} holds only {len(matches)} game(s)")
+    elif games is None:
+        raise UserError("give --games G (or --decks FILE)")
+    check_games(games)
+    map_chunks = cluster_hook(cluster, workers, dask_map_run)
+    check_out_folder(out)
+    result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, map_chunks=map_chunks)
+    print_seat_table(result_dir, rules.players)
+
+
+def print_seat_table(out_dir, players: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from idiotsim.results import scan, seat_table
+    frame = seat_table(scan(out_dir), players)
+    table = Table(title=f"placements ({frame['games'][0]:,} games, results in {out_dir})")
+    for column in ("seat", "strategy", "mean place", "win rate", "Idiot rate"):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    for row in frame.iter_rows(named=True):
+        table.add_row(str(row["seat"]), row["strategy"], f"{row['mean_place']:.4f}",
+                      f"{row['win_rate']:.2%}", f"{row['idiot_rate']:.2%}")
+    console = Console()
+    console.print(table)
+    console.print(f"stall rate: {frame['stall_rate'][0]:.4%}")
+
+
+def deal(
+    players: PlayersOpt = None,
+    seed: RunSeedOpt = 0,
+    games: GamesOpt = 1,
+    first_game: Annotated[int, typer.Option("--first-game", metavar="I", help="Index of the first game.")] = 0,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+) -> None:
+    """Print the decks that `run --seed S` plays, one per line (rounds lines per game)."""
+    from idiotsim.runner import deal_lines
+    rules = load_rules_option(rules_file, rule, players)
+    check_seed(seed)
+    check_games(games)
+    check_game(first_game, "--first-game")
+    for line in deal_lines(rules, seed, games, first_game):
+        sys.stdout.write(line + "\n")

@@ -1,0 +1,83 @@
+"""``idiotsim report``: experiment specs in, Markdown/CSV/PNG reports out."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from idiotsim.cli.options import ClusterOpt, ThreadsOpt, WorkersOpt, check_out_folder, cluster_hook, set_threads
+from idiotsim.distributed import Cluster
+from idiotsim.errors import UserError
+
+
+def report(
+    specs: Annotated[Optional[list[str]], typer.Argument(
+        metavar="SPEC.toml", help="Experiment specs to play (see reports/README.md).")] = None,
+    all_specs: Annotated[bool, typer.Option(
+        "--all", help="Regenerate every spec in --specs-dir and rewrite its README.md index.")] = False,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", "-g", metavar="G", help="Games per setting, overriding the specs' size.")] = None,
+    quick: Annotated[bool, typer.Option(
+        "--quick",
+        help="A small fixed size for a fast check (4,000 games a setting; one tournament block).")] = False,
+    out: Annotated[Optional[str], typer.Option(
+        "--out", "-o", metavar="DIR", help="Write the reports here instead of next to the specs.")] = None,
+    precision: Annotated[Optional[float], typer.Option(
+        "--precision", metavar="H",
+        help="Sequential mode: play growing batches until the CI half-width of the mean place difference "
+             "is <= H at every setting (the size is the maximum).")] = None,
+    specs_dir: Annotated[str, typer.Option(
+        "--specs-dir", metavar="DIR", help="Folder of the specs for --all.")] = "reports",
+    threads: ThreadsOpt = None,
+    cluster: ClusterOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Play experiment specs and write their reports (NAME.md, NAME.csv, NAME.png)."""
+    from idiotsim import experiment
+
+    if all_specs == bool(specs):
+        raise UserError("give SPEC.toml file(s) or --all "
+                        f"({'both were given' if all_specs else 'neither was given'})")
+    if quick and games is not None:
+        raise UserError("give at most one of --games and --quick")
+    if games is not None and not 1 <= games <= experiment.MAX_GAMES:
+        raise UserError(f"--games must be 1..{experiment.MAX_GAMES}, got {games}")
+    if precision is not None and not 0 < precision < 10:
+        raise UserError(f"--precision must be a mean-place half-width between 0 and 10, got {precision}")
+    set_threads(threads)
+    if out is not None:
+        check_out_folder(out)
+    dask = cluster_hook(cluster, workers, Cluster)
+    try:
+        _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, dask)
+    finally:
+        if dask is not None:
+            dask.close()
+
+
+def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, dask) -> None:
+    from idiotsim import experiment
+    started = time.perf_counter()
+    last = [started]
+
+    def log(report) -> None:
+        now = time.perf_counter()
+        print(f"{report.files[0]}: {report.games:,} games, {now - last[0]:.1f} s", file=sys.stderr)
+        print(f"  {report.answer}")
+        last[0] = now
+
+    if all_specs:
+        folder = Path(specs_dir)
+        if not folder.is_dir():
+            raise UserError(f"--specs-dir {folder} is not a folder")
+        written = experiment.write_all(folder, out, games, quick, precision, log=log, cluster=dask)
+        index = Path(out if out is not None else folder) / "README.md"
+        print(f"{len(written)} reports and {index} written in {time.perf_counter() - started:.1f} s",
+              file=sys.stderr)
+        return
+    loaded = [experiment.load_spec(s) for s in specs]  # validate all before playing any
+    for spec in loaded:
+        log(experiment.write_report(spec, out, games, quick, precision, cluster=dask))
