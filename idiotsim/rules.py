@@ -1,4 +1,4 @@
-"""The rules config: one immutable object holding every field of RULES.md."""
+"""The rules config: one immutable object holding every field of docs/rules.md."""
 from __future__ import annotations
 
 import dataclasses

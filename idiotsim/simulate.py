@@ -128,7 +128,7 @@ def _ranks(code: int) -> list:
 
 
 def event_dict(row, n: int) -> dict:
-    """A recorded event as the RULES.md trace dict."""
+    """A recorded event as the docs/trace.md trace dict."""
     kind, rnd, seat = int(row[0]), int(row[1]), int(row[2])
     if kind == en.EV_SWAP:
         return {"round": rnd, "seat": seat, "action": "swap", "faceup": _ranks(int(row[3])), "hand": _ranks(int(row[4]))}

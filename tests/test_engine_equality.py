@@ -1,15 +1,15 @@
 """The numba engine against the reference engine, game by game: the core test of the project.
 
-The reference engine (``idiotsim.reference``) is RULES.md as plain Python; the
+The reference engine (``idiotsim.reference``) is docs/rules.md as plain Python; the
 numba engine (``idiotsim.engine``, through ``idiotsim.simulate``) must play
 exactly the same game from the same deck:
 
 - Trace equality: on decks from ``rng.shuffled_deck``, ``simulate.trace_game``
   returns the reference trace (events without their private ``_`` keys,
-  compared as ``json.dumps`` lines, RULES.md "Trace format") and the same list
+  compared as ``json.dumps`` lines, docs/trace.md) and the same list
   of observation checksums (every observation and hand handed to a strategy,
   ``obs_log`` of ``reference.play_match``), so the two engines show strategies
-  the same table at every decision. Each variant of RULES.md alone (V1..V12),
+  the same table at every decision. Each variant of docs/rules.md alone (V1..V12),
   the default rules, a small action limit (R20 stalls) and all variants
   combined; player counts cycle 2..5 (2..10 with two decks, V7); the seats mix
   ``basic`` and ``random``. The numba engine shuffles its own decks from
@@ -72,7 +72,7 @@ VARIANTS = [
     ("V10_six_burn_3", {"six_burn": 3}, range(2, 6), 2000),
     ("V11_last_hand_with_faceup", {"last_hand_with_faceup": True}, range(2, 6), 2000),
     ("V12_lowest_starts_opening_lowest", {"lowest_starts": True, "opening_lowest": True}, range(2, 6), 2000),
-    # Not RULES.md variants, but cheap and worth it: R20 stalls, and every variant at once.
+    # Not docs/rules.md variants, but cheap and worth it: R20 stalls, and every variant at once.
     ("R20_action_limit_40", {"action_limit": 40}, range(2, 6), 500),
     ("all_variants", {"low_rank": 7, "lowest_starts": True, "opening_lowest": True, "rounds": 2, "chance": True,
                       "ten_only_on_lower": True, "idiot_deals": True, "burn_plays_again": False, "six_burn": 3,
@@ -210,7 +210,7 @@ def shards(variants) -> list:
 # ---- the plan -------------------------------------------------------------
 
 def test_plan_covers_every_variant_and_player_count():
-    """>= 2,000 decks for every RULES.md variant alone and for every player count 2..10."""
+    """>= 2,000 decks for every docs/rules.md variant alone and for every player count 2..10."""
     per_count = Counter()
     for case, fields, players, decks in VARIANTS:
         games = case_games(fields, decks)

@@ -4,7 +4,7 @@ Thousands of seeded games, with `random` and `basic` seats mixed, for every
 variant alone (V1..V12), all of them combined, and a small action limit that
 forces stalls (R20), for 2..5 players with one deck and 2..10 with two. The
 `observer(event, round)` hook of `play_match` checks after every event, from
-RULES.md and independently of the engine's own helpers:
+docs/rules.md and independently of the engine's own helpers:
 
 - cards are conserved: hands + face-up + blind + pile + talon + burned == 52 * decks;
 - the pile never shows a 10 on top, nor a run of four or more of a rank (R16.2,
@@ -42,7 +42,7 @@ def ordinary(rank: int) -> bool:
 
 
 def legal(rank: int, top, rules: Rules) -> bool:
-    """R10, R11, V1/V2, V6, straight from RULES.md (`top` None = empty pile)."""
+    """R10, R11, V1/V2, V6, straight from docs/rules.md (`top` None = empty pile)."""
     if top is None or rank == TWO:
         return True
     if rank == TEN:
@@ -87,7 +87,7 @@ class Snapshot:
 
 
 class Checker:
-    """The observer: checks every event of a match against RULES.md."""
+    """The observer: checks every event of a match against docs/rules.md."""
 
     def __init__(self, rules: Rules):
         self.rules = rules
