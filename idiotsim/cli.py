@@ -294,12 +294,9 @@ def run(
     elif games is None:
         raise UserError("give --games G (or --decks FILE)")
     check_games(games)
-    map_chunks = None
-    if cluster is not None or workers is not None:
-        from idiotsim.distributed import check_cluster_options, dask_map_run
-        check_cluster_options(cluster, workers)
-        map_chunks = dask_map_run(cluster, workers)
-    result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, map_chunks=map_chunks)
+    from idiotsim.chunks import executor_from_flags
+    with executor_from_flags(cluster, workers) as executor:
+        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor)
     print_seat_table(result_dir, rules.players)
 
 
@@ -422,12 +419,9 @@ def tournament(
                               duplicate=not independent, chunk_games=chunk_games)
     Tournament(config)  # validates strategies and lineups before touching --out
     progress = ProgressBar(sys.stderr.isatty())
-    map_chunks = None
-    if cluster is not None or workers is not None:
-        from idiotsim.distributed import check_cluster_options, dask_map_chunks
-        check_cluster_options(cluster, workers)
-        map_chunks = dask_map_chunks(cluster, workers, progress)
-    run_tournament(config, Path(out), force=force, progress=progress, map_chunks=map_chunks)
+    from idiotsim.chunks import executor_from_flags
+    with executor_from_flags(cluster, workers) as executor:
+        run_tournament(config, Path(out), force=force, progress=progress, executor=executor)
     report_tournament(out)
 
 

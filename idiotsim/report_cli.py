@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
     ) -> None:
         """Play experiment specs and write their reports (NAME.md, NAME.csv, NAME.png)."""
-        from idiotsim import experiment
+        from idiotsim import experiments
+        from idiotsim.chunks import executor_from_flags
         from idiotsim.cli import set_threads
 
         if all_specs == bool(specs):
@@ -54,24 +55,16 @@ def register(app: typer.Typer) -> None:
                             f"({'both were given' if all_specs else 'neither was given'})")
         if quick and games is not None:
             raise UserError("give at most one of --games and --quick")
-        if games is not None and not 1 <= games <= experiment.MAX_GAMES:
-            raise UserError(f"--games must be 1..{experiment.MAX_GAMES}, got {games}")
+        if games is not None and not 1 <= games <= experiments.MAX_GAMES:
+            raise UserError(f"--games must be 1..{experiments.MAX_GAMES}, got {games}")
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a mean-place half-width between 0 and 10, got {precision}")
         set_threads(threads)
-        dask = None
-        if cluster is not None or workers is not None:
-            from idiotsim.distributed import Cluster, check_cluster_options
-            check_cluster_options(cluster, workers)
-            dask = Cluster(cluster, workers)
-        try:
-            _report(specs, all_specs, games, quick, out, precision, specs_dir, dask)
-        finally:
-            if dask is not None:
-                dask.close()
+        with executor_from_flags(cluster, workers) as executor:
+            _report(specs, all_specs, games, quick, out, precision, specs_dir, executor)
 
-    def _report(specs, all_specs, games, quick, out, precision, specs_dir, dask) -> None:
-        from idiotsim import experiment
+    def _report(specs, all_specs, games, quick, out, precision, specs_dir, executor) -> None:
+        from idiotsim import experiments
         started = time.perf_counter()
         last = [started]
 
@@ -85,11 +78,11 @@ def register(app: typer.Typer) -> None:
             folder = Path(specs_dir)
             if not folder.is_dir():
                 raise UserError(f"--specs-dir {folder} is not a folder")
-            written = experiment.write_all(folder, out, games, quick, precision, log=log, cluster=dask)
+            written = experiments.write_all(folder, out, games, quick, precision, log=log, executor=executor)
             index = Path(out if out is not None else folder) / "README.md"
             print(f"{len(written)} reports and {index} written in {time.perf_counter() - started:.1f} s",
                   file=sys.stderr)
             return
-        loaded = [experiment.load_spec(s) for s in specs]  # validate all before playing any
+        loaded = [experiments.load_spec(s) for s in specs]  # validate all before playing any
         for spec in loaded:
-            log(experiment.write_report(spec, out, games, quick, precision, cluster=dask))
+            log(experiments.write_report(spec, out, games, quick, precision, executor=executor))

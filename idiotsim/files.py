@@ -1,0 +1,37 @@
+"""The one way files are written: to a temporary name in the same folder, then renamed into place."""
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+from typing import Callable
+
+TEMPORARY_SUFFIX = ".tmp"
+
+
+def write_atomic(path: Path, content: str | Callable[[Path], object]) -> Path:
+    """Write `content` (text, or a function that writes the file at the path it is given) to `path`.
+
+    A reader never sees half a file and a failed write leaves none behind. The temporary name is
+    unique, so two attempts at the same file (a retried Dask task) never write into one another."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}{TEMPORARY_SUFFIX}")
+    try:
+        if isinstance(content, str):
+            tmp.write_text(content, encoding="utf-8")
+        else:
+            content(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def remove_temporaries(folder: Path) -> None:
+    """Temporary files of writes killed midway (a crashed run or a lost worker)."""
+    for tmp in Path(folder).glob(f".*{TEMPORARY_SUFFIX}"):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
