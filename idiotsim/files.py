@@ -1,10 +1,13 @@
-"""The one way files are written: to a temporary name in the same folder, then renamed into place."""
+"""The one way files are written (to a temporary name in the same folder, then renamed into place)
+and results folders are created."""
 from __future__ import annotations
 
 import os
 import uuid
 from pathlib import Path
 from typing import Callable
+
+from idiotsim.errors import UserError
 
 TEMPORARY_SUFFIX = ".tmp"
 
@@ -35,3 +38,13 @@ def remove_temporaries(folder: Path) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def make_folder(path: Path, option: str = "--out") -> Path:
+    """Create a results folder (and its parents); a folder that cannot be created is a UserError."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"{option} {path}: cannot create the folder ({e.strerror or e})") from None
+    return path

@@ -10,7 +10,7 @@ from idiotsim import __version__
 from idiotsim.cards import format_deck
 from idiotsim.chunks import Executor, write_chunk_files
 from idiotsim.errors import UserError
-from idiotsim.files import write_atomic
+from idiotsim.files import make_folder, write_atomic
 from idiotsim.results import games_frame
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
@@ -37,7 +37,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
     """
     out = Path(out_dir)
     check_out_dir(out, force)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     staging = out / f".staging-{uuid.uuid4().hex}"
     staging.mkdir()
     specs = [s.label for s in seats]

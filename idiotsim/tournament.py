@@ -41,7 +41,7 @@ import polars as pl
 from idiotsim import __version__
 from idiotsim.errors import UserError
 from idiotsim.chunks import Executor, write_chunk_files
-from idiotsim.files import write_atomic
+from idiotsim.files import make_folder, write_atomic
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
 
@@ -232,7 +232,7 @@ def prepare_out_dir(out: Path, config: TournamentConfig, force: bool) -> None:
         raise UserError(f"--out {out} is not empty and holds no tournament; use another folder or --force")
     elif out.is_dir() and force:
         shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
 
 
 def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progress=None,

@@ -341,6 +341,9 @@ def test_report_usage_errors(tmp_path, capsys):
     bad = write(tmp_path, "x.toml", "question = [\n")
     code, _, err = run_cli(capsys, "report", bad)
     assert code == 2 and "not valid TOML" in err
+    a_file = write(tmp_path, "file.txt", "keep me\n")
+    code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--out", a_file / "out")
+    assert code == 2 and err.count("\n") == 1 and "cannot create the folder" in err, err
 
 
 def test_register_is_idempotent():

@@ -12,7 +12,7 @@ from idiotsim.experiments.leaderboard import LeaderboardDesign
 from idiotsim.experiments.paired import PairedDesign
 from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.experiments.spec import Spec, load_spec, spec_paths
-from idiotsim.files import write_atomic
+from idiotsim.files import make_folder, write_atomic
 
 DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), SeatsDesign(), LeaderboardDesign())}
 
@@ -28,8 +28,7 @@ class Written:
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
                  precision: float | None = None, executor: Executor | None = None) -> Written:
     """Play `spec` and write NAME.md, NAME.csv and its plots into out_dir (default: the spec's folder)."""
-    out = Path(out_dir) if out_dir is not None else Path(spec.path).parent
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(Path(out_dir) if out_dir is not None else Path(spec.path).parent)
     design = DESIGNS[spec.design]
     played = design.play(spec, out, games=games, precision=precision, quick=quick, executor=executor)
     report = design.render(played, design.analyse(played), out)
