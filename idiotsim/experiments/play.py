@@ -15,6 +15,7 @@ the target.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -95,6 +96,22 @@ class Played:
     quick: bool = False
 
 
+@dataclass(frozen=True)
+class Piece:
+    """Deals lo .. hi - 1 of one point, played as one chunk task."""
+    chunk_start: int  # the first deal of the chunk: every point's piece of a chunk shares it
+    point: int
+    lo: int
+    hi: int
+
+
+def plan_look(done: list[int], targets: list[int], chunk: int) -> list[Piece]:
+    """What a look plays: chunk by chunk of deals, each point's deals not played yet, up to its target."""
+    pieces = [Piece(start, i, max(start, done[i]), min(start + chunk, targets[i]))
+              for start in range(min(done), max(targets), chunk) for i in range(len(targets))]
+    return [p for p in pieces if p.lo < p.hi]
+
+
 def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bool,
                executor: Executor | None) -> Played:
     """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk."""
@@ -103,19 +120,17 @@ def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bo
     played = Played(spec, size, [design.new_statistics(spec, p) for p in points], precision=precision, quick=quick)
     chunk = max(1, design.chunk_games // max(design.games_per_deal(p) for p in points))
     done = [0] * len(points)
-    for k, targets in enumerate(looks(design, spec, size, precision), start=1):
-        pieces = [(c0, i, max(c0, done[i]), min(c0 + chunk, targets[i]))
-                  for c0 in range(min(done), max(targets), chunk) for i in range(len(points))]
-        pieces = [p for p in pieces if p[2] < p[3]]
-        outputs = map_in_order(play_chunk_task, (tasks[i](lo, hi) for _, i, lo, hi in pieces), executor)
-        for c0 in sorted({piece[0] for piece in pieces}):
-            added = {i: (lo, hi, design.add(played.stats[i], next(outputs), hi - lo))
-                     for c, i, lo, hi in pieces if c == c0}
+    for look, targets in enumerate(looks(design, spec, size, precision), start=1):
+        pieces = plan_look(done, targets, chunk)
+        outputs = map_in_order(play_chunk_task, (tasks[p.point](p.lo, p.hi) for p in pieces), executor)
+        for start, chunk_pieces in itertools.groupby(pieces, key=lambda p: p.chunk_start):
+            added = {p.point: (p.lo, p.hi, design.add(played.stats[p.point], next(outputs), p.hi - p.lo))
+                     for p in chunk_pieces}
             design.pair_with_first(played.stats, added)
-            done = [max(d, min(c0 + chunk, t)) for d, t in zip(done, targets)]
-        played.looks = k
+            done = [max(d, min(start + chunk, t)) for d, t in zip(done, targets)]
+        played.looks = look
         if precision is not None:
-            played.alpha = ALPHA / 2 ** k
+            played.alpha = ALPHA / 2 ** look
             played.reached = all(st.half_width(played.alpha) <= precision for st in played.stats)
             if played.reached:
                 break
