@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -87,7 +87,7 @@ class Interval:
     se: float = NAN
 
     def with_p(self, p: float) -> Interval:
-        return Interval(self.mean, self.lo, self.hi, self.half, p, self.se)
+        return replace(self, p=p)
 
     def excludes_zero(self) -> bool:
         return not (math.isnan(self.lo) or math.isnan(self.hi)) and (self.lo > 0 or self.hi < 0)

@@ -1,6 +1,7 @@
 """What the deal designs (paired, seats) share: the protocol's play, analyse and render steps."""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from idiotsim.experiments.spec import Point, Spec
 QUICK_GAMES = 4_000  # games per point with --quick
 
 
-class DealDesign:
+class DealDesign(ABC):
     """A design that plays every point on deals 0, 1, 2, ... and keeps exact per-deal sums.
 
     A subclass says how a point's deals become games (`games_per_deal`, `seat_specs`,
@@ -34,15 +35,18 @@ class DealDesign:
 
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> Played:
+        """Play the spec's size (or `games`, or the --quick size) per point; `precision`: sequential mode."""
         size = QUICK_GAMES if quick and games is None else (games or spec.games)
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
         return play_deals(self, spec, size, precision, quick, executor)
 
+    @abstractmethod
     def analyse(self, played: Played) -> list:
-        raise NotImplementedError
+        """One typed row per point."""
 
     def render(self, played: Played, rows: list, out_dir: Path) -> Rendered:
+        """The report's Markdown, CSV and answer; the plot NAME.png into `out_dir`."""
         spec = played.spec
         png = plot(self, spec, rows, Path(out_dir) / f"{spec.name}.png")
         return Rendered(markdown(self, played, rows, png.name), csv_text(self, spec, rows), headline(self, spec, rows),
@@ -50,23 +54,25 @@ class DealDesign:
 
     # ---- play ------------------------------------------------------------------------
 
+    @abstractmethod
     def games_per_deal(self, point: Point) -> int:
-        raise NotImplementedError
+        """Games in one deal's cluster (its seats, arms or rotations)."""
 
+    @abstractmethod
     def seat_specs(self, point: Point) -> tuple[list, list]:
         """(strategy specs, labels) of the strategies the seating matrix indexes."""
-        raise NotImplementedError
 
+    @abstractmethod
     def games(self, spec: Spec, point: Point, deals: np.ndarray) -> dict:
         """game_ids, deal_ids, seating and decks (None: dealt from the seed) of these deals' games."""
-        raise NotImplementedError
 
+    @abstractmethod
     def new_statistics(self, spec: Spec, point: Point):
-        raise NotImplementedError
+        """Empty exact sums for one point (a ``DealStatistics``)."""
 
+    @abstractmethod
     def add(self, stats, outputs: dict, deals: int):
         """Add a chunk's outputs (`deals` deals, in deal order); return what `pair_with_first` needs."""
-        raise NotImplementedError
 
     def pair_with_first(self, stats: list, added: dict) -> None:
         """After a chunk: per-deal comparisons with the first point ({point index: (lo, hi, add()'s value)})."""
