@@ -26,8 +26,8 @@ from idiotsim.experiments.deals import DealDesign
 from idiotsim.experiments.play import DealStatistics
 from idiotsim.experiments.spec import Point, Spec
 from idiotsim.experiments.text import (digits_for, format_interval, format_number, format_p_value, format_percent,
-                                       format_points, format_points_interval, format_ratio, game_text, level_text,
-                                       opponents_text, short_label)
+                                       format_points, format_points_interval, format_ratio, game_text, interval_cells,
+                                       level_text, opponents_text, short_label)
 from idiotsim.stats import Interval, Moments, mean_interval
 
 INDEPENDENT_OFFSET = 1 << 40  # control-arm game ids with streams = "independent"
@@ -96,21 +96,12 @@ class PairedRow:
 
     def csv_cells(self) -> dict:
         return {"deals": self.deals, "games": self.games, "t_place": self.treatment_place,
-                "c_place": self.control_place, **_interval_cells("diff", self.place_diff, half=True),
-                "t_win": self.treatment_win, "c_win": self.control_win, **_interval_cells("win", self.win_diff),
+                "c_place": self.control_place, **interval_cells("diff", self.place_diff, half=True),
+                "t_win": self.treatment_win, "c_win": self.control_win, **interval_cells("win", self.win_diff),
                 "t_idiot": self.treatment_idiot, "c_idiot": self.control_idiot,
-                **_interval_cells("idiot", self.idiot_diff), "variance_reduction": self.variance_reduction,
+                **interval_cells("idiot", self.idiot_diff), "variance_reduction": self.variance_reduction,
                 "t_length": self.treatment_length, "c_length": self.control_length,
                 "t_stall": self.treatment_stall, "c_stall": self.control_stall}
-
-
-def _interval_cells(name: str, estimate: Interval, half: bool = False) -> dict:
-    """CSV cells NAME (or NAME_diff), NAME_lo, NAME_hi[, NAME_half], NAME_p."""
-    mean_name = name if name == "diff" else f"{name}_diff"
-    cells = {mean_name: estimate.mean, f"{name}_lo": estimate.lo, f"{name}_hi": estimate.hi}
-    if half:
-        cells[f"{name}_half"] = estimate.half
-    return {**cells, f"{name}_p": estimate.p}
 
 
 class PairedDesign(DealDesign):
@@ -198,10 +189,12 @@ class PairedDesign(DealDesign):
                      f"({level} {format_number(diff.lo, d, sign=True)} to {format_number(diff.hi, d, sign=True)})")
         win = row.win_diff
         if win.excludes_zero():
-            w = (f"{'raises' if win.mean > 0 else 'lowers'} your win rate by {format_points(abs(win.mean), sign=False)} "
-                 f"points ({level} {format_points(win.lo)} to {format_points(win.hi)})")
+            direction = "raises" if win.mean > 0 else "lowers"
+            w = (f"{direction} your win rate by {format_points(abs(win.mean), sign=False)} points ({level} "
+                 f"{format_points(win.lo)} to {format_points(win.hi)})")
         else:
-            w = f"leaves your win rate unchanged within {level} {format_points(win.lo)} to {format_points(win.hi)} points"
+            w = (f"leaves your win rate unchanged within {level} {format_points(win.lo)} to "
+                 f"{format_points(win.hi)} points")
         return f"{what} {place} and {w} {where}."
 
     def sweep_headline(self, spec: Spec, rows: list[PairedRow]) -> str:

@@ -18,7 +18,8 @@ from idiotsim.experiments.deals import DealDesign
 from idiotsim.experiments.play import DealStatistics, rotated_decks
 from idiotsim.experiments.spec import Point, Spec, value_text
 from idiotsim.experiments.text import (digits_for, format_interval, format_number, format_p_value, format_percent,
-                                       format_points_interval, format_ratio, game_text, level_text, short_label)
+                                       format_points_interval, format_ratio, game_text, interval_cells, level_text,
+                                       short_label)
 from idiotsim.stats import Interval, Moments, mean_interval, welch_difference, wilson
 
 
@@ -79,10 +80,9 @@ class SeatsRow:
 
     def csv_cells(self) -> dict:
         cells = {"players": self.players, "deals": self.deals, "games": self.games,
-                 "first_place": self.first_place, "last_place": self.last_place, "diff": self.place_diff.mean,
-                 "diff_lo": self.place_diff.lo, "diff_hi": self.place_diff.hi, "diff_half": self.place_diff.half,
-                 "diff_p": self.place_diff.p, "win_diff": self.win_diff.mean, "win_lo": self.win_diff.lo,
-                 "win_hi": self.win_diff.hi, "win_p": self.win_diff.p, "first_win": self.seat_win[0].mean,
+                 "first_place": self.first_place, "last_place": self.last_place,
+                 **interval_cells("diff", self.place_diff, half=True), **interval_cells("win", self.win_diff),
+                 "first_win": self.seat_win[0].mean,
                  "first_edge": self.seat_win[0].mean - 1 / self.players,
                  "variance_reduction": self.variance_reduction, "length": self.length.mean,
                  "length_lo": self.length.lo, "length_hi": self.length.hi,
@@ -112,7 +112,8 @@ class SeatsDesign(DealDesign):
 
     def csv_columns_for(self, spec: Spec) -> tuple:
         n_max = max(p.players for p in spec.points)
-        return self.csv_columns + tuple(f"seat{k}_{w}" for k in range(n_max) for w in ("win", "win_lo", "win_hi", "place"))
+        per_seat = ("win", "win_lo", "win_hi", "place")
+        return self.csv_columns + tuple(f"seat{k}_{column}" for k in range(n_max) for column in per_seat)
 
     # ---- play ----------------------------------------------------------------------
 
@@ -171,8 +172,8 @@ class SeatsDesign(DealDesign):
                  f"{format_number(b, d)})")
         else:
             s = (f"Sitting first (seat 0) rather than last (seat {n - 1}) makes no significant difference to the "
-                 f"mean place: {format_number(diff.mean, d, sign=True)} ({level} {format_number(diff.lo, d, sign=True)} "
-                 f"to {format_number(diff.hi, d, sign=True)})")
+                 f"mean place: {format_number(diff.mean, d, sign=True)} ({level} "
+                 f"{format_number(diff.lo, d, sign=True)} to {format_number(diff.hi, d, sign=True)})")
         seat0 = row.seat_win[0]
         return (f"{s}; seat 0 wins {format_percent(seat0.mean)} of games ({level} {format_percent(seat0.lo)} to "
                 f"{format_percent(seat0.hi)}) against a fair share of {format_percent(1 / n)}, {who}.")

@@ -74,6 +74,15 @@ def csv_value(v) -> str:
     return str(v)
 
 
+def interval_cells(name: str, estimate, half: bool = False) -> dict:
+    """CSV cells of a difference: NAME (`diff`) or NAME_diff, NAME_lo, NAME_hi[, NAME_half], NAME_p."""
+    mean_name = name if name == "diff" else f"{name}_diff"
+    cells = {mean_name: estimate.mean, f"{name}_lo": estimate.lo, f"{name}_hi": estimate.hi}
+    if half:
+        cells[f"{name}_half"] = estimate.half
+    return {**cells, f"{name}_p": estimate.p}
+
+
 def rules_text(rules: Rules, exclude=()) -> str:
     """The rules that differ from canonical, e.g. `low_rank=7, decks=2`."""
     default = Rules(players=rules.players)
