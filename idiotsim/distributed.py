@@ -49,6 +49,8 @@ class DaskExecutor:
     The flags are checked here; the cluster is reached on first use, so a bad flag fails
     before anything starts and nothing starts for a command that fails earlier."""
 
+    connect_timeout = "20s"  # to reach a scheduler
+
     def __init__(self, address: str | None = None, workers: int | None = None):
         check_cluster_options(address, workers)
         self.address, self.workers = address, workers
@@ -68,7 +70,7 @@ class DaskExecutor:
                                       dashboard_address=None, silence_logs=40)
             return Client(self.local)
         try:
-            return Client(self.address, timeout="20s")
+            return Client(self.address, timeout=self.connect_timeout)
         except (OSError, TimeoutError) as e:
             raise UserError(f"cannot reach the Dask scheduler at {self.address}: {e}") from None
 

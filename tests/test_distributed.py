@@ -91,8 +91,9 @@ def test_cluster_and_workers_are_exclusive():
         executor_from_flags("tcp://127.0.0.1:1", 2)
 
 
-def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys):
+def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypatch):
     from helpers import cli_user_error
+    monkeypatch.setattr(DaskExecutor, "connect_timeout", "2s")
     out = tmp_path / "out"
     line = cli_user_error(capsys, "run", "--games", "100", "--out", out, "--cluster", "tcp://127.0.0.1:1")
     assert "cannot reach the Dask scheduler" in line
