@@ -46,5 +46,5 @@ def make_folder(path: Path, option: str = "--out") -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise UserError(f"{option} {path}: cannot create the folder ({e.strerror or e})") from None
+        raise UserError(f"cannot create the {option} folder {path}: {e.strerror or e}") from None
     return path

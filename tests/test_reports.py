@@ -24,13 +24,10 @@ from idiotsim.experiments.paired import PairedDesign, PairedStatistics, analyse_
 from idiotsim.experiments.play import deals_for, rotated_decks
 from idiotsim.experiments.report import csv_text, headline, size_lines
 from idiotsim.experiments.seats import SeatsDesign
-from idiotsim.report_cli import register
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
 from idiotsim.strategy_api import load_strategy
-
-register(cli.app)  # idempotent: cli.py may register the command itself
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 PAIRED_DESIGN, SEATS_DESIGN = ex.DESIGNS["paired"], ex.DESIGNS["seats"]
@@ -343,10 +340,4 @@ def test_report_usage_errors(tmp_path, capsys):
     assert code == 2 and "not valid TOML" in err
     a_file = write(tmp_path, "file.txt", "keep me\n")
     code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--out", a_file / "out")
-    assert code == 2 and err.count("\n") == 1 and "cannot create the folder" in err, err
-
-
-def test_register_is_idempotent():
-    before = len(cli.app.registered_commands)
-    register(cli.app)
-    assert len(cli.app.registered_commands) == before
+    assert code == 2 and err.count("\n") == 1 and "cannot create the --out folder" in err, err
