@@ -9,6 +9,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from idiotsim.files import write_atomic  # noqa: E402
+
 PLOTS = ("mean_place.png", "places.png", "head_to_head.png", "seat_wins.png", "game_length.png",
          "convergence.png")
 
@@ -16,7 +18,7 @@ PLOTS = ("mean_place.png", "places.png", "head_to_head.png", "seat_wins.png", "g
 def _save(fig, path: Path) -> Path:
     fig.tight_layout()
     # Fixed metadata keeps the PNG bytes a function of the data alone.
-    fig.savefig(path, dpi=110, metadata={"Software": None})
+    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None}))
     plt.close(fig)
     return path
 

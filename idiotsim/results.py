@@ -18,12 +18,12 @@ stalled         Boolean  a round hit the action limit (R20)
 """
 from __future__ import annotations
 
-import os
-import uuid
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+
+from idiotsim.files import write_atomic
 
 
 def games_frame(first_game: int, seed: int, labels: list[str], batch: dict) -> pl.DataFrame:
@@ -43,15 +43,9 @@ def games_frame(first_game: int, seed: int, labels: list[str], batch: dict) -> p
     return pl.DataFrame(columns)
 
 
-def write_atomic(frame: pl.DataFrame, path: Path) -> None:
-    """Write to a temporary name in the same folder, then rename: a reader never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        frame.write_parquet(tmp, compression="zstd", statistics=True)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+def write_parquet(frame: pl.DataFrame, path: Path) -> Path:
+    """One results file, written atomically (``idiotsim.files.write_atomic``)."""
+    return write_atomic(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True))
 
 
 def scan(out_dir) -> pl.LazyFrame:

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from idiotsim import __version__
 from idiotsim.cards import format_deck
+from idiotsim.chunks import Executor, write_chunk_files
 from idiotsim.errors import UserError
-from idiotsim.results import games_frame, write_atomic
+from idiotsim.files import make_folder, write_atomic
+from idiotsim.results import games_frame
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games
@@ -26,51 +28,45 @@ def check_out_dir(out: Path, force: bool) -> None:
 
 
 def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_games: int = CHUNK_GAMES,
-        force: bool = False, map_chunks=None) -> Path:
+        force: bool = False, executor: Executor | None = None) -> Path:
     """Play `games` games (or the given decks, `rules.rounds` per game) into `out_dir`.
 
     All chunks are staged in a hidden folder and moved into place only when every
     game has played, so an illegal move or an interrupt leaves no partial result.
-    `map_chunks(staging, tasks)`, if given, plays the chunk tasks elsewhere (Dask).
+    `executor` plays the chunks (``idiotsim.chunks``; default: here).
     """
     out = Path(out_dir)
     check_out_dir(out, force)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     staging = out / f".staging-{uuid.uuid4().hex}"
     staging.mkdir()
     specs = [s.label for s in seats]
     rules_fields = rules.as_dict()
-    tasks = []
+    chunks = []
     for start in range(0, games, chunk_games):
         n = min(chunk_games, games - start)
         chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
-        tasks.append((rules_fields, specs, seed, start, n, chunk_decks, str(staging / chunk_name(start))))
+        chunks.append((staging / chunk_name(start), (rules_fields, specs, seed, start, n, chunk_decks)))
     try:
-        if map_chunks is None:
-            for task in tasks:
-                write_run_chunk(*task[:-1], Path(task[-1]), seats=seats)
-        else:
-            map_chunks(staging, tasks)
+        write_chunk_files(run_chunk_frame, chunks, executor)
         for old in out.glob("*.parquet"):
             old.unlink()
         for part in sorted(staging.glob("*.parquet")):
             part.rename(out / part.name)
         manifest = {"command": "run", "version": __version__, "seed": seed, "games": games,
                     "strategies": specs, "rules": rules_fields, "decks_given": decks is not None}
-        (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        write_atomic(out / MANIFEST, json.dumps(manifest, indent=2) + "\n")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return out
 
 
-def write_run_chunk(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks,
-                    path: Path, seats=None) -> None:
-    """Play games first_game .. first_game + n_games - 1 and write their rows to `path`."""
+def run_chunk_frame(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks):
+    """The rows of games first_game .. first_game + n_games - 1 (a chunk task: plain data in)."""
     from idiotsim.strategy_api import load_strategy
-    rules = Rules(**rules_fields)
-    seats = seats or [load_strategy(spec) for spec in specs]
-    batch = play_games(rules, seats, seed, first_game, n_games, decks)
-    write_atomic(games_frame(first_game, seed, specs, batch), path)
+    batch = play_games(Rules(**rules_fields), [load_strategy(spec) for spec in specs], seed, first_game, n_games,
+                       decks)
+    return games_frame(first_game, seed, specs, batch)
 
 
 def chunk_name(first_game: int) -> str:

@@ -20,66 +20,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from idiotsim.files import write_atomic
+from idiotsim.stats import ratio_ci, ratio_difference_ci, wilson
 from idiotsim.tournament import read_manifest
 
 MAX_CLUSTERS = 1000
 # Every query runs on polars' streaming engine, so memory stays flat however many games the folder holds.
-Z95 = 1.959963984540054
-
-
-def t95(df: int) -> float:
-    """Two-sided 95% t quantile (exact to 3 decimals from 1 to infinity degrees of freedom)."""
-    if df <= 0:
-        return float("nan")
-    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-             10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000, 120: 1.980}
-    if df in table:
-        return table[df]
-    keys = sorted(table)
-    if df > keys[-1]:
-        return Z95 + (table[120] - Z95) * 120 / df
-    lo = max(k for k in keys if k < df)
-    hi = min(k for k in keys if k > df)
-    w = (1 / lo - 1 / df) / (1 / lo - 1 / hi)  # interpolate in 1/df
-    return table[lo] + w * (table[hi] - table[lo])
-
-
-def wilson(successes, n) -> tuple[float, float]:
-    if n == 0:
-        return float("nan"), float("nan")
-    p = successes / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return centre - half, centre + half
-
-
-def ratio_ci(y: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
-    """Cluster-robust ratio estimate sum(y)/sum(n) with its 95% interval (y, n per cluster)."""
-    keep = n > 0
-    y, n = y[keep].astype(float), n[keep].astype(float)
-    if len(n) == 0:
-        return float("nan"), float("nan"), float("nan")
-    r = y.sum() / n.sum()
-    d = len(n)
-    if d < 2:
-        return r, float("nan"), float("nan")
-    var = ((y - r * n) ** 2).sum() / (d * (d - 1)) / (n.mean() ** 2)
-    half = t95(d - 1) * math.sqrt(var)
-    return r, r - half, r + half
-
-
-def ratio_difference_ci(y_a, n_a, y_b, n_b) -> tuple[float, float, float]:
-    """sum(y_b)/sum(n_b) - sum(y_a)/sum(n_a) over the same clusters, with a cluster-robust 95% interval."""
-    y_a, n_a, y_b, n_b = (np.asarray(v, dtype=float) for v in (y_a, n_a, y_b, n_b))
-    r_a, r_b = y_a.sum() / n_a.sum(), y_b.sum() / n_b.sum()
-    diff = r_b - r_a
-    d = len(n_a)
-    if d < 2:
-        return diff, float("nan"), float("nan")
-    u = (y_b - r_b * n_b) / n_b.mean() - (y_a - r_a * n_a) / n_a.mean()  # linearised per-cluster residuals
-    half = t95(d - 1) * math.sqrt((u ** 2).sum() / (d * (d - 1)))
-    return diff, diff - half, diff + half
 
 
 def seat_frames(lazy: pl.LazyFrame, players: int) -> list[pl.LazyFrame]:
@@ -267,9 +213,8 @@ def write_summary(summary: Summary, out_dir) -> list[Path]:
     out = Path(out_dir)
     written = [out / "summary.md", out / "summary_strategies.csv", out / "summary_head_to_head.csv",
                out / "summary_seats.csv", out / "summary_differences.csv"]
-    written[0].write_text(to_markdown(summary))
-    summary.strategies.write_csv(written[1], float_precision=6)
-    summary.head_to_head.write_csv(written[2], float_precision=6)
-    summary.seats.write_csv(written[3], float_precision=6)
-    summary.differences.write_csv(written[4], float_precision=6)
+    tables = (summary.strategies, summary.head_to_head, summary.seats, summary.differences)
+    write_atomic(written[0], to_markdown(summary))
+    for path, table in zip(written[1:], tables):
+        write_atomic(path, table.write_csv(float_precision=6))
     return written

@@ -30,7 +30,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import shutil
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -41,7 +40,8 @@ import polars as pl
 
 from idiotsim import __version__
 from idiotsim.errors import UserError
-from idiotsim.results import write_atomic
+from idiotsim.chunks import Executor, write_chunk_files
+from idiotsim.files import make_folder, write_atomic
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
 
@@ -79,6 +79,11 @@ class TournamentConfig:
     def as_json(self) -> dict:
         return {**asdict(self), "strategies": list(self.strategies), "field": list(self.field),
                 "version": __version__}
+
+    @classmethod
+    def from_json(cls, fields: dict) -> TournamentConfig:
+        fields = {k: v for k, v in fields.items() if k != "version"}
+        return cls(**{**fields, "strategies": tuple(fields["strategies"]), "field": tuple(fields["field"])})
 
 
 class Tournament:
@@ -196,9 +201,7 @@ def write_manifest(out: Path, config: TournamentConfig, tournament: Tournament, 
     manifest = {"config": config.as_json(), "total_games": tournament.total_games, "chunks": tournament.chunks,
                 "lineups": [[tournament.labels[i] for i in lineup] for lineup in tournament.lineups],
                 "finished_chunks": sorted(finished)}
-    tmp = out / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, out / MANIFEST)
+    write_atomic(out / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
 
 def read_manifest(out: Path) -> dict:
@@ -229,45 +232,49 @@ def prepare_out_dir(out: Path, config: TournamentConfig, force: bool) -> None:
         raise UserError(f"--out {out} is not empty and holds no tournament; use another folder or --force")
     elif out.is_dir() and force:
         shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
 
 
-def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progress=None, map_chunks=None) -> Path:
+def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progress=None,
+                   executor: Executor | None = None) -> Path:
     """Play every unfinished chunk into `out_dir` (resuming an interrupted run).
 
-    `map_chunks(tournament, out, chunks)`, if given, plays the chunks elsewhere (e.g. on
-    Dask) and returns when all are written; by default they play here in order.
+    `executor` plays the chunks (``idiotsim.chunks``; default: here, in order); the manifest
+    lists each chunk as soon as its file is in place.
     """
     out = Path(out_dir)
     tournament = Tournament(config)
     prepare_out_dir(out, config, force)
-    for stale in out.glob(".chunk-*.tmp"):  # left by a run killed while writing a chunk
-        stale.unlink()
     finished = finished_chunks(out, tournament)
     write_manifest(out, config, tournament, finished)
-    todo = [c for c in range(tournament.chunks) if c not in finished]
     if progress:
         progress.start(tournament.total_games, sum(_chunk_size(tournament, c) for c in finished))
-    if map_chunks is not None:
-        map_chunks(tournament, out, todo)
-        finished = finished_chunks(out, tournament)
-    else:
-        for chunk in todo:
-            write_chunk(tournament, out, chunk)
-            finished.add(chunk)
-            write_manifest(out, config, tournament, finished)
-            if progress:
-                progress.advance(_chunk_size(tournament, chunk))
-    write_manifest(out, config, tournament, finished)
+    chunk_of = {chunk_path(out, c): c for c in range(tournament.chunks)}
+
+    def written(path: Path) -> None:
+        finished.add(chunk_of[path])
+        write_manifest(out, config, tournament, finished)
+        if progress:
+            progress.advance(_chunk_size(tournament, chunk_of[path]))
+
+    config_json = config.as_json()
+    write_chunk_files(tournament_chunk_frame, [(path, (config_json, c)) for path, c in chunk_of.items()], executor,
+                      on_written=written)
     if progress:
         progress.stop()
     return out
 
 
-def write_chunk(tournament: Tournament, out: Path, chunk: int) -> Path:
-    path = chunk_path(out, chunk)
-    write_atomic(tournament.play_chunk(chunk), path)
-    return path
+def tournament_chunk_frame(config_json: dict, chunk: int) -> pl.DataFrame:
+    """The rows of one chunk (a chunk task: plain data in; each process builds a configuration once)."""
+    key = json.dumps(config_json, sort_keys=True)
+    if key not in _BUILT:
+        _BUILT.clear()
+        _BUILT[key] = Tournament(TournamentConfig.from_json(config_json))
+    return _BUILT[key].play_chunk(chunk)
+
+
+_BUILT: dict = {}
 
 
 def _chunk_size(tournament: Tournament, chunk: int) -> int:

@@ -1,4 +1,8 @@
-"""Issue 7: the same tournament on a Dask cluster gives bit-identical results."""
+"""Issue 7: the same tournament, run and report on a Dask cluster give bit-identical results.
+
+The cluster is an executor of the one chunk driver, ``idiotsim.chunks``
+(``idiotsim.distributed.DaskExecutor``); tests/test_chunks.py tests the driver itself.
+"""
 from __future__ import annotations
 
 import os
@@ -12,7 +16,8 @@ import pytest
 
 distributed = pytest.importorskip("dask.distributed")
 
-from idiotsim.distributed import Cluster, dask_map_chunks  # noqa: E402
+from idiotsim.chunks import executor_from_flags  # noqa: E402
+from idiotsim.distributed import DaskExecutor  # noqa: E402
 from idiotsim.errors import UserError  # noqa: E402
 from idiotsim.tournament import TournamentConfig, run_tournament  # noqa: E402
 
@@ -32,14 +37,15 @@ def local_result(tmp_path_factory) -> dict:
 
 
 def test_local_cluster_equals_local_run(tmp_path, local_result):
-    run_tournament(CONFIG, tmp_path, map_chunks=dask_map_chunks(None, 2))
+    with executor_from_flags(None, 2) as executor:
+        run_tournament(CONFIG, tmp_path, executor=executor)
     assert chunk_bytes(tmp_path) == local_result
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 def test_worker_killed_mid_run_completes_with_identical_results(tmp_path, local_result):
     """A worker process is killed (SIGKILL) while chunks are playing; its tasks run elsewhere."""
-    cluster = Cluster(workers=2)
+    cluster = DaskExecutor(workers=2)
     try:
         pids = list(cluster.client.run(os.getpid).values())
         assert len(pids) == 2
@@ -54,13 +60,7 @@ def test_worker_killed_mid_run_completes_with_identical_results(tmp_path, local_
         killer = threading.Thread(target=kill_when_started)
         killer.start()
 
-        def map_chunks(tournament, out, chunks):
-            config = tournament.config.as_json()
-            from idiotsim.distributed import tournament_chunk_task
-            sizes = [1] * len(chunks)
-            cluster.run_tasks(out, tournament_chunk_task, [(config, str(out), c) for c in chunks], sizes)
-
-        run_tournament(CONFIG, tmp_path, map_chunks=map_chunks)
+        run_tournament(CONFIG, tmp_path, executor=cluster)
         killer.join()
         with pytest.raises(ProcessLookupError):
             os.kill(victim, 0)
@@ -76,7 +76,7 @@ def test_probe_reports_a_folder_workers_cannot_write(tmp_path):
     """A results path that is a file (so nothing can be created under it) fails fast with a clear error."""
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
-    cluster = Cluster(workers=1)
+    cluster = DaskExecutor(workers=1)
     try:
         start = time.time()
         with pytest.raises(UserError, match="cannot write the results folder"):
@@ -88,7 +88,27 @@ def test_probe_reports_a_folder_workers_cannot_write(tmp_path):
 
 def test_cluster_and_workers_are_exclusive():
     with pytest.raises(UserError, match="exactly one of --cluster"):
-        Cluster(address="tcp://127.0.0.1:1", workers=2)
+        executor_from_flags("tcp://127.0.0.1:1", 2)
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    from helpers import cli_user_error
+    monkeypatch.setattr(DaskExecutor, "connect_timeout", "2s")
+    out = tmp_path / "out"
+    line = cli_user_error(capsys, "run", "--games", "100", "--out", out, "--cluster", "tcp://127.0.0.1:1")
+    assert "cannot reach the Dask scheduler" in line
+    assert not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_run_on_a_local_cluster_equals_the_local_run(tmp_path, capsys):
+    from helpers import cli_ok
+    args = ["run", "--players", "3", "--strategies", "basic,random,basic", "--games", "3000", "--seed", "4"]
+    cli_ok(capsys, *args, "--out", tmp_path / "local")
+    cli_ok(capsys, *args, "--out", tmp_path / "dask", "--workers", "2")
+    local = sorted(p.name for p in (tmp_path / "local").iterdir())
+    assert local == sorted(p.name for p in (tmp_path / "dask").iterdir())
+    for name in local:
+        assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes(), name
 
 
 def test_default_path_does_not_import_dask():

@@ -353,6 +353,8 @@ def test_out_is_a_file(capsys, tmp_path):
     line = cli_user_error(capsys, "run", "--games", 10, "--out", path)
     assert "not a folder" in line
     assert path.read_text() == "keep me\n"
+    line = cli_user_error(capsys, "run", "--games", 10, "--out", path / "under")
+    assert "cannot create the --out folder" in line
 
 
 # ---- (6) bad inputs ---------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""Paired experiments and reports (idiotsim.experiment, `idiotsim report`).
+"""Paired experiments and reports (idiotsim.experiments, `idiotsim report`).
 
-- the paired analysis recovers a known effect from synthetic data;
+- the paired analysis recovers a known effect from synthetic data (the intervals
+  themselves: tests/test_stats.py);
 - A/A experiments: exactly 0 with shared random streams; with independent
   streams the 95% CI covers 0 about 95% of the time over 200 seeds;
 - reports regenerate byte for byte (Markdown, CSV, PNG) and do not depend on
@@ -18,16 +19,18 @@ import numpy as np
 import pytest
 
 from idiotsim import cli
-from idiotsim import experiment as ex
-from idiotsim.report_cli import register
+from idiotsim import experiments as ex
+from idiotsim.experiments.paired import PairedDesign, PairedStatistics, analyse_paired
+from idiotsim.experiments.play import deals_for, rotated_decks
+from idiotsim.experiments.report import csv_text, headline, size_lines
+from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
 from idiotsim.strategy_api import load_strategy
 
-register(cli.app)  # idempotent: cli.py may register the command itself
-
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
+PAIRED_DESIGN, SEATS_DESIGN = ex.DESIGNS["paired"], ex.DESIGNS["seats"]
 
 PAIRED = """\
 title = "small paired test"
@@ -92,60 +95,48 @@ def write(tmp_path, name, text) -> Path:
     return path
 
 
+def play(spec, **size):
+    """A deal design's played statistics (paired or seats)."""
+    return ex.DESIGNS[spec.design].play(spec, Path("unused"), **size)
+
+
+def analyse(spec, **size) -> list:
+    design = ex.DESIGNS[spec.design]
+    return design.analyse(design.play(spec, Path("unused"), **size))
+
+
 # ---- statistics ------------------------------------------------------------------
-
-def test_moments_are_exact_and_match_numpy():
-    rng = np.random.default_rng(1)
-    x = rng.integers(-12, 13, size=10_001)
-    m = ex.Moments()
-    for part in np.array_split(x, 7):
-        m.add(part)
-    assert m.n == len(x) and m.s1 == int(x.sum())
-    assert m.mean() == pytest.approx(x.mean())
-    assert m.var() == pytest.approx(x.var(ddof=1), rel=1e-12)
-
 
 def test_paired_analysis_recovers_a_known_effect():
     """Synthetic places: control uniform over 1..4; the treatment moves up one place
     with probability q when it can. True effect = -q * 3/4 places."""
     rng = np.random.default_rng(7)
     n, deals, q = 4, 20_000, 0.2
-    st = ex.PairedStats(n)
+    st = PairedStatistics(n)
     pc = rng.integers(1, n + 1, size=(deals, n))
     up = (rng.random((deals, n)) < q) & (pc > 1)
     pt = pc - up
     zeros = np.zeros((deals, n), dtype=np.int64)
     st.add(pt, pc, zeros, zeros, zeros, zeros)
-    r = ex.analyse_paired(st)
+    r = analyse_paired(st)
     true = -q * (n - 1) / n
-    assert r["diff_lo"] <= true <= r["diff_hi"]
-    assert r["diff_p"] < 1e-6
+    assert r.place_diff.lo <= true <= r.place_diff.hi
+    assert r.place_diff.p < 1e-6
     # win rate: from place 2 to 1 with probability q: +q/4 wins
-    assert r["win_lo"] <= q / n <= r["win_hi"]
+    assert r.win_diff.lo <= q / n <= r.win_diff.hi
     # pairing helps a lot here: the two arms are almost equal game by game
-    assert r["variance_reduction"] > 5
-    assert r["deals"] == deals and r["seat_games"] == deals * n
-
-
-def test_interval_on_normal_data_covers_the_mean():
-    rng = np.random.default_rng(3)
-    covered = 0
-    for _ in range(400):
-        m = ex.Moments()
-        m.add(np.round(rng.normal(2.0, 10.0, size=60)).astype(np.int64))
-        r = ex.interval(m, 1)
-        covered += r["lo"] <= 2.0 <= r["hi"]
-    assert 0.91 <= covered / 400 <= 0.985
+    assert r.variance_reduction > 5
+    assert r.deals == deals and r.seat_games == deals * n
 
 
 # ---- A/A experiments ---------------------------------------------------------------
 
 def test_aa_with_shared_streams_is_exactly_zero(tmp_path):
     spec = ex.load_spec(write(tmp_path, "aa.toml", AA.format(streams="shared")))
-    r = ex.analyse(ex.run_experiment(spec))[0]
-    assert r["diff"] == 0 and r["diff_lo"] == 0 and r["diff_hi"] == 0 and r["win_diff"] == 0
-    assert r["diff_p"] == 1.0 and math.isinf(r["variance_reduction"])
-    assert "no significant difference" in ex.headline(spec, [r])
+    r = analyse(spec)[0]
+    assert r.place_diff.mean == 0 and r.place_diff.lo == 0 and r.place_diff.hi == 0 and r.win_diff.mean == 0
+    assert r.place_diff.p == 1.0 and math.isinf(r.variance_reduction)
+    assert "no significant difference" in headline(PAIRED_DESIGN, spec, [r])
 
 
 def test_aa_ci_covers_zero_about_95_percent_of_the_time(tmp_path):
@@ -155,10 +146,10 @@ def test_aa_ci_covers_zero_about_95_percent_of_the_time(tmp_path):
     covered = covered_win = 0
     runs = 200
     for seed in range(runs):
-        r = ex.analyse(ex.run_experiment(dataclasses.replace(spec, seed=seed)))[0]
-        assert r["diff_lo"] < r["diff_hi"]
-        covered += r["diff_lo"] <= 0 <= r["diff_hi"]
-        covered_win += r["win_lo"] <= 0 <= r["win_hi"]
+        r = analyse(dataclasses.replace(spec, seed=seed))[0]
+        assert r.place_diff.lo < r.place_diff.hi
+        covered += r.place_diff.lo <= 0 <= r.place_diff.hi
+        covered_win += r.win_diff.lo <= 0 <= r.win_diff.hi
     # Binomial(200, 0.95): 88%..99% holds with probability > 0.999
     assert 0.88 <= covered / runs <= 0.99
     assert 0.88 <= covered_win / runs <= 0.99
@@ -170,7 +161,7 @@ def test_rotated_decks_move_each_hand_to_its_seat():
     rules = Rules(players=4)
     deals = np.array([3, 3, 11], dtype=np.int64)
     rotations = np.array([0, 1, 3], dtype=np.int64)
-    decks = ex.rotated_decks(rules, 42, deals, rotations)
+    decks = rotated_decks(rules, 42, deals, rotations)
     n = rules.players
     for row, (d, r) in enumerate(zip(deals, rotations)):
         deck = shuffled_deck(42, int(d), 0, 1)
@@ -190,33 +181,34 @@ def test_rotation_zero_plays_the_seed_deal():
     seating = np.zeros((50, 3), dtype=np.int8)
     plain = play_seated(rules, strategies, 8, ids, ids, seating)
     rotated = play_seated(rules, strategies, 8, ids, ids, seating,
-                          decks=ex.rotated_decks(rules, 8, ids, np.zeros(50, dtype=np.int64)))
+                          decks=rotated_decks(rules, 8, ids, np.zeros(50, dtype=np.int64)))
     assert np.array_equal(plain["places"], rotated["places"])
     assert np.array_equal(plain["actions"], rotated["actions"])
 
 
 def test_seats_places_are_balanced_per_deal(tmp_path):
     spec = ex.load_spec(write(tmp_path, "seats.toml", SEATS))
-    run = ex.run_experiment(spec, games=300)
-    for st, p in zip(run.stats, spec.points):
+    played = play(spec, games=300)
+    for st, p in zip(played.stats, spec.points):
         n = p.players
         total = sum(m.s1 for m in st.seat_place)
         assert total == st.deals * n * n * (n + 1) // 2  # every game's places are 1..n
         assert sum(m.s1 for m in st.seat_win) == st.deals * n
-    rows = ex.analyse(run)
-    assert rows[1]["length_paired"] is True  # same deck size: paired with the first variant
-    assert rows[2]["length_paired"] is False  # two decks: other shuffles
+    rows = SEATS_DESIGN.analyse(played)
+    assert rows[0].length_vs_first is None  # the first variant itself
+    assert rows[1].length_paired is True  # same deck size: paired with the first variant
+    assert rows[2].length_paired is False  # two decks: other shuffles
 
 
 # ---- determinism ---------------------------------------------------------------------------
 
 def test_numbers_do_not_depend_on_the_chunk_size(tmp_path, monkeypatch):
     specs = [ex.load_spec(write(tmp_path, "p.toml", PAIRED)), ex.load_spec(write(tmp_path, "s.toml", SEATS))]
-    whole = [ex.csv_text(spec, ex.analyse(ex.run_experiment(spec))) for spec in specs]
-    monkeypatch.setattr(ex, "CHUNK_GAMES", 36)
-    monkeypatch.setattr(ex, "SEATS_CHUNK_GAMES", 30)
+    whole = [csv_text(ex.DESIGNS[spec.design], spec, analyse(spec)) for spec in specs]
+    monkeypatch.setattr(PairedDesign, "chunk_games", 36)
+    monkeypatch.setattr(SeatsDesign, "chunk_games", 30)
     for spec, text in zip(specs, whole):
-        assert ex.csv_text(spec, ex.analyse(ex.run_experiment(spec))) == text
+        assert csv_text(ex.DESIGNS[spec.design], spec, analyse(spec)) == text
 
 
 def test_report_regenerates_byte_for_byte(tmp_path, capsys):
@@ -267,17 +259,17 @@ def test_every_shipped_report_regenerates_at_quick_size(tmp_path, capsys):
 
 def test_sequential_mode_stops_and_says_why(tmp_path):
     spec = ex.load_spec(write(tmp_path, "p.toml", PAIRED))
-    run = ex.run_experiment(spec, games=200_000, precision=0.2)
-    assert run.reached and run.looks == 1 and run.alpha == pytest.approx(0.025)
-    rows = ex.analyse(run)
+    played = play(spec, games=200_000, precision=0.2)
+    assert played.reached and played.looks == 1 and played.alpha == pytest.approx(0.025)
+    rows = PAIRED_DESIGN.analyse(played)
     for r in rows:
-        r["alpha"] = run.alpha
-        assert r["diff_half"] <= 0.2
-    text = "\n".join(ex._size_lines(spec, run, rows))
+        assert r.alpha == played.alpha  # the analysis carries the level of its intervals
+        assert r.place_diff.half <= 0.2
+    text = "\n".join(size_lines(PAIRED_DESIGN, played, rows))
     assert "Sequential mode: stopped at look 1" in text
-    run = ex.run_experiment(spec, games=4_000, precision=1e-6)
-    assert not run.reached and run.looks == 1
-    assert all(st.deals == ex._deals_for(4_000, p) for st, p in zip(run.stats, spec.points))
+    played = play(spec, games=4_000, precision=1e-6)
+    assert not played.reached and played.looks == 1
+    assert all(st.deals == deals_for(PAIRED_DESIGN, 4_000, p) for st, p in zip(played.stats, spec.points))
 
 
 # ---- specs -------------------------------------------------------------------------------------
@@ -346,9 +338,6 @@ def test_report_usage_errors(tmp_path, capsys):
     bad = write(tmp_path, "x.toml", "question = [\n")
     code, _, err = run_cli(capsys, "report", bad)
     assert code == 2 and "not valid TOML" in err
-
-
-def test_register_is_idempotent():
-    before = len(cli.app.registered_commands)
-    register(cli.app)
-    assert len(cli.app.registered_commands) == before
+    a_file = write(tmp_path, "file.txt", "keep me\n")
+    code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--out", a_file / "out")
+    assert code == 2 and err.count("\n") == 1 and "cannot create the --out folder" in err, err

@@ -672,6 +672,8 @@ def test_bad_folders(capsys, tmp_path):
     line = cli_user_error(capsys, "tournament", "--out", a_file, "-s", "basic,random", "--games", "10")
     assert "exists and is not a folder" in line
     assert a_file.read_text() == "keep me\n"
+    line = cli_user_error(capsys, "tournament", "--out", a_file / "t", "-s", "basic,random", "--games", "10")
+    assert "cannot create the --out folder" in line
 
     other = tmp_path / "other"
     other.mkdir()

@@ -3,17 +3,16 @@
 Declare a command's options with the ``*Opt`` aliases so flags read and fail
 the same way everywhere, then convert them with ``load_rules_option``,
 ``load_seats``, ``check_seed`` / ``check_game`` / ``check_games``,
-``set_threads``, ``check_out_folder`` and ``cluster_hook``.
+``set_threads`` and ``check_out_folder``; --cluster/--workers become an executor
+through ``idiotsim.chunks.executor_from_flags``.
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Annotated, Iterable, Optional
 
 import typer
 
-from idiotsim.distributed import check_cluster_options
 from idiotsim.errors import UserError
 from idiotsim.rules import FIELD_NAMES, Rules, load_rules
 
@@ -84,43 +83,3 @@ def set_threads(threads: int | None) -> None:
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise UserError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
     numba.set_num_threads(threads)
-
-
-def cluster_hook(cluster: str | None, workers: int | None, make, *args):
-    """``make(cluster, workers, *args)`` (from ``idiotsim.distributed``) when --cluster or
-    --workers is given, checked before any results folder is touched; None otherwise,
-    and the chunks play on this machine."""
-    if cluster is None and workers is None:
-        return None
-    check_cluster_options(cluster, workers)
-    return make(cluster, workers, *args)
-
-
-def check_out_folder(out: str | Path) -> None:
-    """A one-line error now, instead of a traceback later, when the --out folder cannot be
-    made or written to. Leaves nothing behind: the command itself creates what it writes."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise UserError(f"--out {path} exists and is not a folder")
-    missing = [folder for folder in (path, *path.parents) if not folder.exists()]  # deepest first
-    try:
-        _create_and_write(path)
-    finally:
-        for folder in missing:
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-
-
-def _create_and_write(path: Path) -> None:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        where = "" if e.filename in (None, str(path)) else f" ({e.filename})"
-        raise UserError(f"cannot create the --out folder {path}: {e.strerror}{where}") from None
-    try:
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as e:
-        raise UserError(f"cannot write into the --out folder {path}: {e.strerror}") from None

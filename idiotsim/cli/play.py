@@ -11,13 +11,14 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.cards import read_deck_file
+from idiotsim.chunks import executor_from_flags
 from idiotsim.cli.options import (ClusterOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
                                   RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
-                                  check_games, check_out_folder, check_seed, cluster_hook, load_rules_option,
+                                  check_games, check_seed, load_rules_option,
                                   load_seats, set_threads)
 from idiotsim.cli.trace_output import pretty_lines, suit_symbols_ok, trace_lines
-from idiotsim.distributed import dask_map_run
 from idiotsim.errors import UserError
+from idiotsim.files import check_out_folder
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 
@@ -145,9 +146,10 @@ def run(
     elif games is None:
         raise UserError("give --games G (or --decks FILE)")
     check_games(games)
-    map_chunks = cluster_hook(cluster, workers, dask_map_run)
+    executor = executor_from_flags(cluster, workers)
     check_out_folder(out)
-    result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, map_chunks=map_chunks)
+    with executor:
+        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor)
     print_seat_table(result_dir, rules.players)
 
 

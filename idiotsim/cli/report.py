@@ -8,9 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import ClusterOpt, ThreadsOpt, WorkersOpt, check_out_folder, cluster_hook, set_threads
-from idiotsim.distributed import Cluster
+from idiotsim.chunks import executor_from_flags
+from idiotsim.cli.options import ClusterOpt, ThreadsOpt, WorkersOpt, set_threads
 from idiotsim.errors import UserError
+from idiotsim.files import check_out_folder
 
 
 def report(
@@ -36,30 +37,26 @@ def report(
     workers: WorkersOpt = None,
 ) -> None:
     """Play experiment specs and write their reports (NAME.md, NAME.csv, NAME.png)."""
-    from idiotsim import experiment
+    from idiotsim import experiments
 
     if all_specs == bool(specs):
         raise UserError("give SPEC.toml file(s) or --all "
                         f"({'both were given' if all_specs else 'neither was given'})")
     if quick and games is not None:
         raise UserError("give at most one of --games and --quick")
-    if games is not None and not 1 <= games <= experiment.MAX_GAMES:
-        raise UserError(f"--games must be 1..{experiment.MAX_GAMES}, got {games}")
+    if games is not None and not 1 <= games <= experiments.MAX_GAMES:
+        raise UserError(f"--games must be 1..{experiments.MAX_GAMES}, got {games}")
     if precision is not None and not 0 < precision < 10:
         raise UserError(f"--precision must be a mean-place half-width between 0 and 10, got {precision}")
     set_threads(threads)
     if out is not None:
         check_out_folder(out)
-    dask = cluster_hook(cluster, workers, Cluster)
-    try:
-        _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, dask)
-    finally:
-        if dask is not None:
-            dask.close()
+    with executor_from_flags(cluster, workers) as executor:
+        _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor)
 
 
-def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, dask) -> None:
-    from idiotsim import experiment
+def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor) -> None:
+    from idiotsim import experiments
     started = time.perf_counter()
     last = [started]
 
@@ -73,11 +70,11 @@ def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, da
         folder = Path(specs_dir)
         if not folder.is_dir():
             raise UserError(f"--specs-dir {folder} is not a folder")
-        written = experiment.write_all(folder, out, games, quick, precision, log=log, cluster=dask)
+        written = experiments.write_all(folder, out, games, quick, precision, log=log, executor=executor)
         index = Path(out if out is not None else folder) / "README.md"
         print(f"{len(written)} reports and {index} written in {time.perf_counter() - started:.1f} s",
               file=sys.stderr)
         return
-    loaded = [experiment.load_spec(s) for s in specs]  # validate all before playing any
+    loaded = [experiments.load_spec(s) for s in specs]  # validate all before playing any
     for spec in loaded:
-        log(experiment.write_report(spec, out, games, quick, precision, cluster=dask))
+        log(experiments.write_report(spec, out, games, quick, precision, executor=executor))

@@ -8,11 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
+from idiotsim.chunks import executor_from_flags
 from idiotsim.cli.options import (ClusterOpt, OutOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt,
-                                  WorkersOpt, check_games, check_out_folder, check_seed, cluster_hook,
+                                  WorkersOpt, check_games, check_seed,
                                   load_rules_option, set_threads)
-from idiotsim.distributed import dask_map_chunks
 from idiotsim.errors import UserError
+from idiotsim.files import check_out_folder
 
 class ProgressBar:
     """A rich progress bar with games/s and time left, on a terminal only."""
@@ -93,9 +94,10 @@ def tournament(
                               duplicate=not independent, chunk_games=chunk_games)
     Tournament(config)  # validates strategies and lineups before touching --out
     progress = ProgressBar(sys.stderr.isatty())
-    map_chunks = cluster_hook(cluster, workers, dask_map_chunks, progress)
+    executor = executor_from_flags(cluster, workers)
     check_out_folder(out)
-    run_tournament(config, Path(out), force=force, progress=progress, map_chunks=map_chunks)
+    with executor:
+        run_tournament(config, Path(out), force=force, progress=progress, executor=executor)
     report_tournament(out)
 
 

@@ -1,0 +1,88 @@
+"""The one chunk driver: `idiotsim run`, tournaments and experiments submit their chunks here.
+
+A chunk task is a pure function of plain data (it may run on another machine).
+An executor plays tasks and hands their results back in submission order:
+``LocalExecutor`` in this process, one chunk after the other (the engine uses
+every core within a chunk), or ``idiotsim.distributed.DaskExecutor`` on a Dask
+cluster. Either way the results, and the files written, are bit-identical.
+
+Chunks that produce results files go through ``write_chunk_files``: a chunk
+whose file exists is skipped (so a rerun resumes), each file is written
+atomically by whoever plays it, and the temporary files of killed writes are
+removed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
+
+from idiotsim.files import remove_temporaries
+
+
+class Executor(Protocol):
+    def map_in_order(self, task: Callable, arguments: Iterable[tuple]) -> Iterator: ...
+
+    def check_writable(self, folder: Path) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class LocalExecutor:
+    """Plays each chunk here, in order."""
+
+    def map_in_order(self, task: Callable, arguments: Iterable[tuple]) -> Iterator:
+        for args in arguments:
+            yield task(*args)
+
+    def check_writable(self, folder: Path) -> None:
+        """This process writes the files itself: an unwritable folder fails on the first write."""
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def executor_from_flags(cluster: str | None, workers: int | None) -> Executor:
+    """The executor for the --cluster/--workers flags; a bad combination is a UserError.
+
+    Touches no results folder and starts nothing: a Dask cluster is reached on first use.
+    Use it as a context manager so the cluster is closed."""
+    if cluster is None and workers is None:
+        return LocalExecutor()
+    from idiotsim.distributed import DaskExecutor
+    return DaskExecutor(cluster, workers)
+
+
+def map_in_order(task: Callable, arguments: Iterable[tuple], executor: Executor | None = None) -> Iterator:
+    """`task(*args)` for each argument tuple, in order, played by `executor` (default: here)."""
+    return (executor or LocalExecutor()).map_in_order(task, arguments)
+
+
+def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]], executor: Executor | None = None,
+                      on_written: Callable[[Path], None] | None = None) -> None:
+    """Write the Parquet file `path` holding `make_frame(*args)` for each (path, args) not written yet.
+
+    `on_written(path)` is called for each new file in the order of `chunks`."""
+    executor = executor or LocalExecutor()
+    folders = sorted({Path(path).parent for path, _ in chunks})
+    for folder in folders:
+        remove_temporaries(folder)
+        executor.check_writable(folder)
+    todo = [(str(path), make_frame, args) for path, args in chunks if not Path(path).exists()]
+    for path in executor.map_in_order(write_frame_task, todo):
+        if on_written:
+            on_written(Path(path))
+    for folder in folders:  # a lost worker's half-written attempt
+        remove_temporaries(folder)
+
+
+def write_frame_task(path: str, make_frame: Callable, args: tuple) -> str:
+    """Play one chunk and write its rows to `path` (on whichever machine plays it)."""
+    from idiotsim.results import write_parquet
+    write_parquet(make_frame(*args), Path(path))
+    return path

@@ -1,0 +1,25 @@
+"""Questions answered with evidence: experiment specs, their designs, analysis and reports.
+
+An experiment is a TOML spec in ``reports/`` (see ``reports/README.md`` for the
+fields). ``idiotsim report reports/NAME.toml`` plays it and writes ``NAME.md``
+(question, setup, numbers, the answer in one sentence, the size and why it is
+enough), ``NAME.csv`` (the numbers) and ``NAME.png`` (the plot).
+
+Layout: ``spec`` reads the TOML; each design is one object behind the protocol of
+``design`` (play, analyse, render): ``paired`` and ``seats`` (deal designs, sharing
+``deals``, ``play``, ``report`` and ``plots``) and ``leaderboard`` (tournaments);
+``text`` writes numbers; ``index`` is the reports' README; ``writing`` writes the
+files. Statistics are in ``idiotsim.stats``; chunks run through ``idiotsim.chunks``.
+
+Everything is accumulated as exact integer sums per deal (sum, sum of squares), so
+the numbers do not depend on chunking and are byte-identical for the same spec,
+size and seed. Mean differences get a t interval over deals (clusters) and a
+two-sided normal-approximation p-value; in sequential mode (``--precision``) the
+report's p-values are the last look's p-value times 2^k (capped at 1), valid
+under the repeated looks.
+"""
+from idiotsim.experiments.spec import MAX_GAMES, Point, Spec, SpecError, load_spec, spec_paths, with_knobs
+from idiotsim.experiments.writing import DESIGNS, Written, write_all, write_report
+
+__all__ = ["DESIGNS", "MAX_GAMES", "Point", "Spec", "SpecError", "Written", "load_spec", "spec_paths", "with_knobs",
+           "write_all", "write_report"]

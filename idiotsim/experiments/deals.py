@@ -1,0 +1,83 @@
+"""What the deal designs (paired, seats) share: the protocol's play, analyse and render steps."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+import numpy as np
+
+from idiotsim.chunks import Executor
+from idiotsim.errors import UserError
+from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.play import Played, play_deals
+from idiotsim.experiments.plots import plot
+from idiotsim.experiments.report import csv_text, headline, markdown
+from idiotsim.experiments.spec import Point, Spec
+
+QUICK_GAMES = 4_000  # games per point with --quick
+
+
+class DealDesign(ABC):
+    """A design that plays every point on deals 0, 1, 2, ... and keeps exact per-deal sums.
+
+    A subclass says how a point's deals become games (`games_per_deal`, `seat_specs`,
+    `games`), how the outputs enter its statistics (`new_statistics`, `add`,
+    `pair_with_first`), how they are analysed (`analyse`) and its parts of the report
+    (`sentence`, `sweep_headline`, `setup_lines`, `table`, the class attributes)."""
+    name: str
+    chunk_games: int  # games per play_seated call: memory stays flat
+    csv_columns: tuple
+    effect_words: str  # "Differences are ... minus ..."
+    pairing_words: str  # what the pairing is on
+    plot_panels: tuple  # (row attribute, scale, y label, draw the zero line) per panel
+
+    # ---- the protocol ----------------------------------------------------------------
+
+    def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
+             quick: bool = False, executor: Executor | None = None) -> Played:
+        """Play the spec's size (or `games`, or the --quick size) per point; `precision`: sequential mode."""
+        size = QUICK_GAMES if quick and games is None else (games or spec.games)
+        if precision is not None and not 0 < precision < 10:
+            raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
+        return play_deals(self, spec, size, precision, quick, executor)
+
+    @abstractmethod
+    def analyse(self, played: Played) -> list:
+        """One typed row per point."""
+
+    def render(self, played: Played, rows: list, out_dir: Path) -> Rendered:
+        """The report's Markdown, CSV and answer; the plot NAME.png into `out_dir`."""
+        spec = played.spec
+        png = plot(self, spec, rows, Path(out_dir) / f"{spec.name}.png")
+        return Rendered(markdown(self, played, rows, png.name), csv_text(self, spec, rows), headline(self, spec, rows),
+                        sum(r.games for r in rows), [png])
+
+    # ---- play ------------------------------------------------------------------------
+
+    @abstractmethod
+    def games_per_deal(self, point: Point) -> int:
+        """Games in one deal's cluster (its seats, arms or rotations)."""
+
+    @abstractmethod
+    def seat_specs(self, point: Point) -> tuple[list, list]:
+        """(strategy specs, labels) of the strategies the seating matrix indexes."""
+
+    @abstractmethod
+    def games(self, spec: Spec, point: Point, deals: np.ndarray) -> dict:
+        """game_ids, deal_ids, seating and decks (None: dealt from the seed) of these deals' games."""
+
+    @abstractmethod
+    def new_statistics(self, spec: Spec, point: Point):
+        """Empty exact sums for one point (a ``DealStatistics``)."""
+
+    @abstractmethod
+    def add(self, stats, outputs: dict, deals: int):
+        """Add a chunk's outputs (`deals` deals, in deal order); return what `pair_with_first` needs."""
+
+    def pair_with_first(self, stats: list, added: dict) -> None:
+        """After a chunk: per-deal comparisons with the first point ({point index: (lo, hi, add()'s value)})."""
+
+    # ---- report ----------------------------------------------------------------------
+
+    def csv_columns_for(self, spec: Spec) -> tuple:
+        return self.csv_columns

@@ -1,0 +1,34 @@
+"""The protocol every experiment design follows, and what a design hands back to be written."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from idiotsim.chunks import Executor
+from idiotsim.experiments.spec import Spec
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote."""
+    markdown: str
+    csv: str
+    answer: str
+    games: int
+    files: list = field(default_factory=list)
+
+
+class Design(Protocol):
+    """Play a spec (planning its chunks and submitting them through ``idiotsim.chunks``), analyse, render."""
+    name: str
+
+    def play(self, spec: Spec, out_dir: Path, games: int | None, precision: float | None, quick: bool,
+             executor: Executor | None):
+        """Play the spec's games (`out_dir`: where the report goes; a design may keep files there)."""
+
+    def analyse(self, played):
+        """The numbers of the report."""
+
+    def render(self, played, analysis, out_dir: Path) -> Rendered:
+        """The report's text; files beyond NAME.md and NAME.csv (plots) are written into `out_dir`."""

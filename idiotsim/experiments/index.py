@@ -1,0 +1,45 @@
+"""The index of the reports (``reports/README.md``) and the spec format it documents."""
+from __future__ import annotations
+
+
+def index_markdown(written: list) -> str:
+    """The index: one row per written report (``Written``), then the spec format."""
+    lines = ["# Reports: questions answered with evidence", "",
+             "Each report is generated from the TOML spec of the same name by `idiotsim report reports/NAME.toml`; "
+             "`idiotsim report --all` regenerates every report and this index. A report holds the question, the "
+             "setup, the numbers with 95% confidence intervals, the answer in one sentence, the size and why it "
+             "is enough, a plot and a CSV of the numbers.", "",
+             "Design (see `idiotsim/experiment.py`): treatment and control play the same deals with the same "
+             "opponents and the same random draws, the focal seat rotating over every seat; the answer is the "
+             "paired difference of the focal player's place (negative = better), clustered by deal. Seat questions "
+             "rotate the dealt cards over the seats instead.", "",
+             "| report | question | answer | games |", "|---|---|---|---|"]
+    for w in written:
+        q = w.spec.question.strip().replace("|", "\\|").replace("\n", " ")
+        a = w.answer.replace("|", "\\|")
+        lines.append(f"| [{w.spec.title}]({w.spec.name}.md) | {q} | {a} | {w.games:,} |")
+    lines += ["", "## Spec format", "", SPEC_HELP.strip(), ""]
+    return "\n".join(lines)
+
+
+SPEC_HELP = """
+A spec is a TOML file; unknown or missing fields are errors naming the field and the file.
+
+| field | designs | meaning |
+|---|---|---|
+| `title` | all | title of the report (default: the file name) |
+| `question` | all | the question in words (required) |
+| `design` | all | `paired` (default), `seats` or `tournament` |
+| `players` | all | players at the table (required) |
+| `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, players games a deal for `seats`; tournament: rounded up to whole blocks) |
+| `seed` | all | run seed (required) |
+| `[rules]` | all | RULES.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
+| `notes` | all | a paragraph shown under the answer |
+| `treatment`, `control` | paired | strategy specs with knobs, e.g. `heuristic:swap=2` (required) |
+| `treatment_label`, `control_label` | paired | words for the answer sentence |
+| `opponents` | paired | list of strategy specs filling the other seats, cycling (required) |
+| `streams` | paired | `shared` (default: both arms draw the same random numbers) or `independent` |
+| `strategy` | seats | the strategy in every seat (required) |
+| `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset |
+| `[sweep]` | paired, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats) |
+"""

@@ -1,0 +1,165 @@
+"""Playing the deal designs (paired, seats): chunks of deals, sequential looks, exact statistics.
+
+Every setting ("point") plays deals 0, 1, 2, ... of the spec's seed; a deal is
+one cluster of games (its seats, arms or rotations). The deals are cut into
+chunks, each a pure function of plain data (``play_chunk_task``) submitted
+through ``idiotsim.chunks``, and the outputs are added to each point's exact
+integer sums in deal order, so the numbers depend on neither the chunk size
+nor where the chunks ran.
+
+Sequential mode (``precision``): looks after G1, 2 G1, 4 G1, ... games per
+point (capped by the size); look k uses a (1 - 0.05 / 2^k) interval (alpha
+spending: the looks together spend at most 0.05), and play stops at the first
+look where every point's half-width of the mean place difference is at most
+the target.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from idiotsim.chunks import Executor, map_in_order
+from idiotsim.experiments.spec import Point, Spec
+from idiotsim.rng import nb_shuffled_deck
+from idiotsim.rules import Rules
+from idiotsim.stats import ALPHA, Moments, mean_interval
+
+FIRST_LOOK_GAMES = 20_000  # sequential mode: games per point at the first look
+
+
+@njit(cache=True)
+def _rotated_decks(seed, deal_ids, rotations, n, rounds, n_cards, out):
+    """Row i * rounds + r: round r's shuffle of deal_ids[i] with the cards dealt to
+    seat h (blind, face-up, hand; R5) moved to seat (h + rotations[i]) mod n."""
+    deck = np.zeros(n_cards, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    for i in range(deal_ids.shape[0]):
+        rot = rotations[i]
+        for rd in range(rounds):
+            nb_shuffled_deck(seed, deal_ids[i], rd, deck, state)
+            row = i * rounds + rd
+            for c in range(n_cards):
+                out[row, c] = deck[c]
+            for h in range(n):
+                t = (h + rot) % n
+                for part in range(3):
+                    for j in range(3):
+                        out[row, 3 * n * part + 3 * t + j] = deck[3 * n * part + 3 * h + j]
+
+
+def rotated_decks(rules: Rules, seed: int, deal_ids: np.ndarray, rotations: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(deal_ids) * rules.rounds, rules.num_cards), dtype=np.int64)
+    _rotated_decks(seed, np.ascontiguousarray(deal_ids, dtype=np.int64),
+                   np.ascontiguousarray(rotations, dtype=np.int64), rules.players, rules.rounds, rules.num_cards, out)
+    return out
+
+
+def play_chunk_task(rules_fields: dict, labels: list, specs: list, seed: int, games: dict) -> dict:
+    """Play one chunk of an experiment's games: a pure function of its arguments (it may run on a worker)."""
+    from idiotsim.simulate import play_seated
+    from idiotsim.strategy_api import load_strategy
+    strategies = [load_strategy(spec) for spec in specs]
+    for strategy, label in zip(strategies, labels):
+        object.__setattr__(strategy, "label", label)
+    return play_seated(Rules(**rules_fields), strategies, seed, games["game_ids"], games["deal_ids"],
+                       games["seating"], decks=games["decks"])
+
+
+class DealStatistics:
+    """What every point's statistics share: `diff` holds one difference per deal, each the sum
+    over the `n` games (seats or rotations) of that deal; the CI of its mean is the stopping rule."""
+    n: int
+    diff: Moments
+
+    @property
+    def deals(self) -> int:
+        return self.diff.n
+
+    def half_width(self, alpha: float | None = None) -> float:
+        return mean_interval(self.diff, self.n, alpha).half
+
+
+@dataclass
+class Played:
+    """A played deal design: per-point statistics and how play ended."""
+    spec: Spec
+    games: int  # games per point (as requested)
+    stats: list  # the design's statistics, one per point
+    precision: float | None = None
+    looks: int = 1
+    alpha: float | None = None  # the last look's alpha, in sequential mode only
+    reached: bool = True  # sequential mode: precision reached
+    quick: bool = False
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Deals lo .. hi - 1 of one point, played as one chunk task."""
+    chunk_start: int  # the first deal of the chunk: every point's piece of a chunk shares it
+    point: int
+    lo: int
+    hi: int
+
+
+def plan_look(done: list[int], targets: list[int], chunk: int) -> list[Piece]:
+    """What a look plays: chunk by chunk of deals, each point's deals not played yet, up to its target."""
+    pieces = [Piece(start, i, max(start, done[i]), min(start + chunk, targets[i]))
+              for start in range(min(done), max(targets), chunk) for i in range(len(targets))]
+    return [p for p in pieces if p.lo < p.hi]
+
+
+def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bool,
+               executor: Executor | None) -> Played:
+    """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk."""
+    points = spec.points
+    tasks = [_task_maker(design, spec, p) for p in points]
+    played = Played(spec, size, [design.new_statistics(spec, p) for p in points], precision=precision, quick=quick)
+    chunk = max(1, design.chunk_games // max(design.games_per_deal(p) for p in points))
+    done = [0] * len(points)
+    for look, targets in enumerate(looks(design, spec, size, precision), start=1):
+        pieces = plan_look(done, targets, chunk)
+        outputs = map_in_order(play_chunk_task, (tasks[p.point](p.lo, p.hi) for p in pieces), executor)
+        for start, chunk_pieces in itertools.groupby(pieces, key=lambda p: p.chunk_start):
+            added = {p.point: (p.lo, p.hi, design.add(played.stats[p.point], next(outputs), p.hi - p.lo))
+                     for p in chunk_pieces}
+            design.pair_with_first(played.stats, added)
+            done = [max(d, min(start + chunk, t)) for d, t in zip(done, targets)]
+        played.looks = look
+        if precision is not None:
+            played.alpha = ALPHA / 2 ** look
+            played.reached = all(st.half_width(played.alpha) <= precision for st in played.stats)
+            if played.reached:
+                break
+    return played
+
+
+def deals_for(design, games: int, point: Point) -> int:
+    return max(2, math.ceil(games / design.games_per_deal(point)))
+
+
+def looks(design, spec: Spec, size: int, precision: float | None) -> list[list[int]]:
+    """Deals per point at each look: the whole size at once, or doubling looks in sequential mode."""
+    caps = [deals_for(design, size, p) for p in spec.points]
+    if precision is None:
+        return [caps]
+    planned = []
+    games = min(FIRST_LOOK_GAMES, size)
+    while True:
+        planned.append([min(c, deals_for(design, games, p)) for c, p in zip(caps, spec.points)])
+        if planned[-1] == caps:
+            return planned
+        games *= 2
+
+
+def _task_maker(design, spec: Spec, point: Point):
+    """deals lo .. hi - 1 -> the arguments of ``play_chunk_task`` (built lazily: decks can be large)."""
+    specs, labels = design.seat_specs(point)
+    rules_fields = point.rules.as_dict()
+
+    def task(lo: int, hi: int) -> tuple:
+        return rules_fields, labels, specs, spec.seed, design.games(spec, point, np.arange(lo, hi, dtype=np.int64))
+    return task

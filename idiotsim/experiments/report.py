@@ -1,0 +1,143 @@
+"""The report of a deal design (paired, seats): Markdown and CSV from the analysed rows.
+
+The design (a ``idiotsim.experiments.deals.DealDesign``) supplies its own parts
+(sentence, headline over a sweep, table, setup lines, CSV cells); this module
+assembles them with the parts every deal design
+shares: the setup, the size and why it is enough, the sequential-mode note.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from idiotsim.experiments.play import Played
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.text import capitalised, csv_value, format_number, level_text, rules_text
+from idiotsim.rules import Rules
+
+
+def headline(design, spec: Spec, rows: list) -> str:
+    """The one-line answer (also the index's)."""
+    if len(spec.points) == 1:
+        return design.sentence(spec, spec.points[0], rows[0])
+    return design.sweep_headline(spec, rows)
+
+
+def markdown(design, played: Played, rows: list, plot_name: str) -> str:
+    spec = played.spec
+    lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
+             f"**Answer.** {headline(design, spec, rows)}", ""]
+    if len(spec.points) > 1:
+        lines += ["Per setting:", ""] + [f"- {design.sentence(spec, p, r)}" for p, r in zip(spec.points, rows)] + [""]
+    if spec.notes.strip():
+        lines += [spec.notes.strip(), ""]
+    lines += ["## Setup", ""] + setup_lines(design, spec) + [""]
+    lines += ["## Numbers", ""]
+    table = design.table(spec, rows)
+    level = level_text(rows[0].alpha)
+    if level != "95% CI":  # sequential mode: the last look's level
+        table = [t.replace("95% CI", level).replace(f"Wilson {level}", "Wilson 95% CI") for t in table]
+    lines += table
+    lines += ["", design.effect_words + " (negative mean place = better); p-values are two-sided "
+              "(normal approximation over deals). Variance reduction: variance of the unpaired difference over "
+              "variance of the paired difference.", ""]
+    lines += ["## Size", ""] + size_lines(design, played, rows) + [""]
+    lines += [f"![{spec.title}]({plot_name})", "",
+              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
+              f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+    return "\n".join(lines)
+
+
+def setup_lines(design, spec: Spec) -> list[str]:
+    above, below = design.setup_lines(spec)
+    base_rules = Rules(**{**spec.rules, "players": spec.players})
+    lines = above + [f"- Players: {spec.players}" + (" (swept)" if spec.sweep_name == "players" else ""),
+                     f"- Rules: {rules_text(base_rules, exclude=('players',))}",
+                     f"- Seed: {spec.seed}"]
+    if spec.sweep_name:
+        what = "variants" if spec.sweep_name == "variant" else f"`{spec.sweep_name}`"
+        lines.append(f"- Sweep: {what} over {len(spec.points)} settings"
+                     + (f" (series: `{spec.series_name}`)" if spec.series_name else "")
+                     + "; every setting plays the same deal ids")
+        if spec.sweep_name == "variant":
+            for p in spec.points:
+                changed = p.subject != spec.subject
+                extra = f"; {'strategy' if p.strategy else 'treatment'} `{p.subject}`" if changed else ""
+                lines.append(f"  - {p.label}: {rules_text(p.rules)}, {p.players} players{extra}")
+    return lines + below
+
+
+def size_lines(design, played: Played, rows: list) -> list[str]:
+    spec, m = played.spec, len(rows)
+    diffs = [r.place_diff for r in rows]
+    halves = [x.half for x in diffs]
+    worst = max(halves)
+    decided = [i for i, x in enumerate(diffs) if x.excludes_zero()]
+    deals = sorted({r.deals for r in rows})
+    games = sorted({r.games for r in rows})
+    size = (f"{deals[0]:,} deals ({games[0]:,} games)" if len(deals) == 1 else
+            f"{deals[0]:,} to {deals[-1]:,} deals ({games[0]:,} to {games[-1]:,} games)")
+    lines = [f"Size: {size} per setting" + (f", {sum(r.games for r in rows):,} games in all" if m > 1 else "")
+             + (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + "."]
+    level = "95%" if played.alpha is None else f"{100 * (1 - played.alpha):.3g}%"
+    best_half = min(halves)
+    span = (f"{format_number(worst, 4)}" if m == 1 or best_half == worst else
+            f"{format_number(best_half, 4)} to {format_number(worst, 4)} across settings")
+    lines.append(f"Precision: the {level} CI half-width of the mean place difference is {span}, so the "
+                 f"experiment tells an effect of {format_number(2 * worst, 4)} places (one place in "
+                 f"{max(1, round(1 / (2 * worst))):,} games) or more from no effect (with about 97.5% power).")
+    if decided:
+        small = min(decided, key=lambda i: (abs(diffs[i].mean), i))
+        distance = f"{abs(diffs[small].mean) / halves[small]:.1f} half-widths from 0"
+        lines.append((f"The CI excludes 0 at {len(decided)} of {m} settings, which settles the sign of the effect "
+                      "there" if m > 1 else "The CI excludes 0, which settles the sign of the effect")
+                     + (f" (the smallest settled effect, {format_number(diffs[small].mean, 4, True)} at "
+                        f"{spec.points[small].label}, is {distance})." if m > 1 else f" ({distance})."))
+    undecided = [i for i in range(m) if i not in decided]
+    if undecided:
+        bound = max(max(abs(diffs[i].lo), abs(diffs[i].hi)) for i in undecided)
+        where = ", ".join(spec.points[i].label for i in undecided) if m > 1 else ""
+        lines.append((f"At {where} the CI covers 0" if m > 1 else "The CI covers 0")
+                     + f": any effect there is at most {format_number(bound, 4)} places either way (one place in "
+                     f"{max(1, round(1 / bound)) if bound > 0 else 0:,} games); resolving a smaller effect would take "
+                     "a larger size.")
+    lines.append(_pairing_line(design, rows))
+    if played.precision is not None:
+        lines.append(_sequential_line(played, level))
+    return lines
+
+
+def _pairing_line(design, rows: list) -> str:
+    reductions = [r.variance_reduction for r in rows if not math.isinf(r.variance_reduction)]
+    if not reductions:
+        return ("The paired differences are all exactly 0 (treatment and control play identically on "
+                "every deal), so the interval has zero width.")
+    lo, hi = min(reductions), max(reductions)
+    ratio = f"{lo:.1f}x" if len(reductions) == 1 or lo == hi else f"{lo:.1f}x to {hi:.1f}x"
+    return (f"Pairing on {design.pairing_words}: the variance of an unpaired difference (the two arms on independent "
+            f"deals) over the paired one is {ratio}"
+            + (": an unpaired experiment would need that many times the games for the same interval."
+               if lo >= 1 else " (above 1 the pairing saves games; below 1 it costs a little)."))
+
+
+def _sequential_line(played: Played, level: str) -> str:
+    if played.reached:
+        return (f"Sequential mode: stopped at look {played.looks} because every setting's half-width fell "
+                f"to the target {played.precision:g} or below. Look k uses a (1 - 0.05/2^k) interval, so the "
+                f"looks together spend at most 0.05; the intervals shown are look {played.looks}'s "
+                f"{level} intervals and the p-values are multiplied by 2^{played.looks}.")
+    return (f"Sequential mode: the target half-width {played.precision:g} was not reached by the maximum "
+            f"size after {played.looks} looks (raise it with --games). Look k uses a (1 - 0.05/2^k) "
+            f"interval; the intervals shown are look {played.looks}'s {level} intervals.")
+
+
+def csv_text(design, spec: Spec, rows: list) -> str:
+    columns = design.csv_columns_for(spec)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for p, r in zip(spec.points, rows):
+        cells = {"setting": p.label or "all", **r.csv_cells()}
+        writer.writerow([csv_value(cells.get(c, float("nan"))) for c in columns])
+    return buf.getvalue()

@@ -1,0 +1,427 @@
+"""Experiment specs: the TOML files in ``reports/``, read and checked into a ``Spec`` of ``Point``s.
+
+Every problem is a ``SpecError`` (a ``UserError``) naming the file and the field.
+A sweep expands into one ``Point`` per setting (rules, knobs and seating of that
+setting); the field reference is ``SPEC_HELP`` in ``idiotsim.experiments.index``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from idiotsim.errors import UserError
+from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
+
+DESIGNS = ("paired", "seats", "tournament")
+COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes")
+DESIGN_FIELDS = {
+    "paired": ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep"),
+    "seats": ("strategy", "sweep"),
+    "tournament": ("strategies",),
+}
+REQUIRED = {
+    "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
+    "seats": ("question", "strategy", "players", "games", "seed"),
+    "tournament": ("question", "strategies", "players", "games", "seed"),
+}
+SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
+SERIES_FIELDS = ("knob", "rule", "values")
+VARIANT_FIELDS = {"paired": ("label", "rules", "knobs", "opponents"), "seats": ("label", "rules", "strategy")}
+STREAMS = ("shared", "independent")
+MAX_GAMES = 10 ** 10
+
+@dataclass(frozen=True)
+class Point:
+    """One setting of a sweep (or the only setting)."""
+    label: str  # "players=3", "burn_min=4", a variant's label; "" without a sweep
+    x: object  # sweep value (number or label) for the plot
+    series: str  # series label ("" when no series)
+    rules: Rules
+    treatment: str = ""  # paired
+    control: str = ""
+    opponents: tuple = ()
+    strategy: str = ""  # seats
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def subject(self) -> str:
+        """The strategy a sweep's knobs apply to: the treatment (paired) or the strategy (seats)."""
+        return self.treatment or self.strategy
+
+    def with_subject(self, spec: str) -> Point:
+        return replace(self, **{"treatment" if self.treatment else "strategy": spec})
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    path: str
+    title: str
+    question: str
+    design: str
+    players: int
+    rules: dict
+    games: int
+    seed: int
+    notes: str = ""
+    treatment: str = ""
+    control: str = ""
+    opponents: tuple = ()
+    treatment_label: str = ""
+    control_label: str = ""
+    streams: str = "shared"
+    strategy: str = ""
+    strategies: tuple = ()
+    sweep_name: str = ""  # what the sweep varies ("players", "burn_min", "variant")
+    series_name: str = ""
+    points: tuple = ()
+
+    @property
+    def subject(self) -> str:
+        return self.treatment or self.strategy
+
+
+class SpecError(UserError):
+    pass
+
+
+def _err(path, fieldname: str, message: str) -> SpecError:
+    return SpecError(f"{path}: field '{fieldname}': {message}")
+
+
+def _require_type(path, name, value, kind, what):
+    ok = isinstance(value, kind) and not (kind in (int, (int,)) and isinstance(value, bool))
+    if not ok:
+        raise _err(path, name, f"must be {what}, got {value!r}")
+    return value
+
+
+def _check_keys(path, table: dict, allowed, prefix: str = "") -> None:
+    for key in table:
+        if key not in allowed:
+            raise _err(path, prefix + key, f"unknown field; allowed: {', '.join(allowed)}")
+
+
+def _rule_values(path, fieldname: str, table) -> dict:
+    if not isinstance(table, dict):
+        raise _err(path, fieldname, f"must be a table of rule NAME = VALUE, got {table!r}")
+    values = {}
+    for name, value in table.items():
+        if name == "players":
+            raise _err(path, f"{fieldname}.players", "players is a top-level field (or a sweep), not a rule here")
+        if name not in FIELD_NAMES:
+            raise _err(path, f"{fieldname}.{name}", f"unknown rule; valid rules: {', '.join(FIELD_NAMES)}")
+        try:
+            values[name] = _coerce(name, value)
+        except UserError as e:
+            raise _err(path, f"{fieldname}.{name}", str(e)) from None
+    return values
+
+
+def _make_rules(path, fieldname: str, values: dict) -> Rules:
+    try:
+        return Rules(**values)
+    except UserError as e:
+        m = re.match(r"invalid rules: (\w+)", str(e))
+        if fieldname == "rules" and m and m.group(1) in values and m.group(1) != "players":
+            fieldname = f"rules.{m.group(1)}"  # name the offending field
+        raise _err(path, fieldname, str(e)) from None
+    except TypeError as e:  # pragma: no cover - guarded by _rule_values
+        raise _err(path, fieldname, str(e)) from None
+
+
+def _split_spec(spec: str) -> tuple[str, list]:
+    """A strategy spec as (head, [(knob, value text), ...]); head keeps a file path."""
+    if ".py:" in spec:
+        path, _, rest = spec.partition(".py:")
+        name, _, knobs = rest.partition(":")
+        head = f"{path}.py:{name}"
+    else:
+        head, _, knobs = spec.partition(":")
+    items = []
+    for item in filter(None, (s.strip() for s in knobs.split(","))):
+        k, _, v = item.partition("=")
+        items.append((k.strip(), v.strip()))
+    return head, items
+
+
+def _fmt_knob(value) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def with_knobs(spec: str, knobs: dict) -> str:
+    """The spec with knobs set (replacing a value given in it), e.g. heuristic:burn_min=4."""
+    head, items = _split_spec(spec)
+    items = [(k, v) for k, v in items if k not in knobs] + [(k, _fmt_knob(v)) for k, v in knobs.items()]
+    return head + (":" + ",".join(f"{k}={v}" for k, v in items) if items else "")
+
+
+def _check_strategy(path, fieldname: str, spec) -> str:
+    from idiotsim.strategy_api import load_strategy
+    if not isinstance(spec, str) or not spec.strip():
+        raise _err(path, fieldname, f"must be a strategy spec string like 'heuristic:burn_min=4', got {spec!r}")
+    try:
+        load_strategy(spec)
+    except UserError as e:
+        raise _err(path, fieldname, str(e)) from None
+    return spec.strip()
+
+
+def _check_spec_list(path, fieldname: str, value) -> tuple:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise _err(path, fieldname, f"must be a non-empty list of strategy specs, got {value!r}")
+    return tuple(_check_strategy(path, f"{fieldname}[{i}]", v) for i, v in enumerate(value))
+
+
+def load_spec(path) -> Spec:
+    """Read and validate an experiment spec; every problem is a UserError naming file and field."""
+    path = Path(path)
+    data = read_toml(path, "experiment spec")
+    design = data.get("design", "paired")
+    if design not in DESIGNS:
+        raise _err(path, "design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
+    allowed = COMMON_FIELDS + DESIGN_FIELDS[design]
+    _check_keys(path, data, allowed)
+    for name in REQUIRED[design]:
+        if name not in data:
+            raise _err(path, name, "missing (required for design " + design + ")")
+    question = _require_type(path, "question", data["question"], str, "a string")
+    title = _require_type(path, "title", data.get("title", path.stem.replace("_", " ")), str, "a string")
+    notes = _require_type(path, "notes", data.get("notes", ""), str, "a string")
+    players = _require_type(path, "players", data["players"], int, "an integer")
+    if not 2 <= players <= 10:
+        raise _err(path, "players", f"must be 2..10, got {players}")
+    games = _require_type(path, "games", data["games"], int, "an integer")
+    if not 1 <= games <= MAX_GAMES:
+        raise _err(path, "games", f"must be 1..{MAX_GAMES}, got {games}")
+    seed = _require_type(path, "seed", data["seed"], int, "an integer")
+    if not 0 <= seed <= 2 ** 63 - 1:
+        raise _err(path, "seed", f"must be 0..2**63-1, got {seed}")
+    rule_values = _rule_values(path, "rules", data.get("rules", {}))
+    base_rules = _make_rules(path, "rules", {**rule_values, "players": players})
+    common = dict(name=path.stem, path=str(path), title=title, question=question, design=design, players=players,
+                  rules=rule_values, games=games, seed=seed, notes=notes)
+
+    if design == "tournament":
+        value = data["strategies"]
+        if value == "all":
+            from idiotsim.strategy_api import registry
+            specs = tuple(sorted(registry()))
+        else:
+            specs = _check_spec_list(path, "strategies", value)
+        if len(specs) < 2:
+            raise _err(path, "strategies", "a leaderboard needs at least 2 strategies")
+        return Spec(**common, strategies=specs, points=(Point("", "", "", base_rules),))
+
+    if design == "paired":
+        treatment = _check_strategy(path, "treatment", data["treatment"])
+        control = _check_strategy(path, "control", data["control"])
+        opponents = _check_spec_list(path, "opponents", data["opponents"])
+        streams = data.get("streams", "shared")
+        if streams not in STREAMS:
+            raise _err(path, "streams", f"must be one of {', '.join(STREAMS)}, got {streams!r}")
+        t_label = _require_type(path, "treatment_label", data.get("treatment_label", treatment), str, "a string")
+        c_label = _require_type(path, "control_label", data.get("control_label", control), str, "a string")
+        common.update(treatment=treatment, control=control, opponents=opponents, streams=streams,
+                      treatment_label=t_label, control_label=c_label)
+        base = Point("", "", "", base_rules, treatment=treatment, control=control, opponents=opponents)
+    else:
+        strategy = _check_strategy(path, "strategy", data["strategy"])
+        common.update(strategy=strategy)
+        base = Point("", "", "", base_rules, strategy=strategy)
+
+    sweep_name, series_name, points = "", "", (base,)
+    if "sweep" in data:
+        sweep_name, series_name, points = _sweep_points(path, design, data["sweep"], base, rule_values)
+    for i, p in enumerate(points):
+        _check_point(path, p, "sweep" if "sweep" in data else "opponents")
+    return Spec(**common, sweep_name=sweep_name, series_name=series_name, points=tuple(points))
+
+
+def _check_point(path, p: Point, fieldname: str) -> None:
+    distinct = {p.treatment, p.control, *p.opponents} if p.treatment else {p.strategy}
+    if len(distinct) > 30:
+        raise _err(path, fieldname, f"at most 30 distinct strategies per table, got {len(distinct)}")
+
+
+def _axis(path, fieldname: str, table: dict, rule_values: dict, allowed) -> tuple:
+    """(kind, name, values) of a sweep or series axis: kind 'knob' or 'rule'."""
+    _check_keys(path, table, allowed, fieldname + ".")
+    kinds = [k for k in ("knob", "rule") if k in table]
+    if len(kinds) != 1:
+        raise _err(path, fieldname, "give exactly one of knob = NAME, rule = NAME"
+                   + (" or variants" if "variants" in allowed else ""))
+    kind = kinds[0]
+    name = table[kind]
+    if not isinstance(name, str):
+        raise _err(path, f"{fieldname}.{kind}", f"must be a name, got {name!r}")
+    if kind == "rule" and name not in FIELD_NAMES:
+        raise _err(path, f"{fieldname}.rule", f"unknown rule {name!r}; valid rules: {', '.join(FIELD_NAMES)}")
+    if kind == "rule" and name in rule_values:
+        raise _err(path, f"{fieldname}.rule", f"{name} is also set in [rules]; set it in one place")
+    if "values" not in table:
+        raise _err(path, f"{fieldname}.values", "missing")
+    values = table["values"]
+    if not isinstance(values, list) or not values:
+        raise _err(path, f"{fieldname}.values", f"must be a non-empty list, got {values!r}")
+    if len(set(map(repr, values))) != len(values):
+        raise _err(path, f"{fieldname}.values", "values repeat")
+    out = []
+    for i, v in enumerate(values):
+        if kind == "rule":
+            try:
+                v = _coerce(name, v)
+            except UserError as e:
+                raise _err(path, f"{fieldname}.values[{i}]", str(e)) from None
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _err(path, f"{fieldname}.values[{i}]", f"a knob value must be a number, got {v!r}")
+        out.append(v)
+    return kind, name, out
+
+
+def _make_point(path, fieldname: str, base: Point, rule_values: dict, overrides: dict, knobs: dict,
+                label: str, x, series: str) -> Point:
+    """A sweep point: the base point with rule overrides and knobs of the subject strategy set."""
+    from idiotsim.strategy_api import load_strategy
+    values = {**rule_values, **overrides}
+    players = values.pop("players", base.players)
+    rules = _make_rules(path, fieldname, {**values, "players": players})
+    subject = base.subject
+    if knobs:
+        subject = with_knobs(subject, knobs)
+        try:
+            load_strategy(subject)
+        except UserError as e:
+            raise _err(path, fieldname, str(e)) from None
+    return replace(base.with_subject(subject), label=label, x=x, series=series, rules=rules)
+
+
+def value_text(value) -> str:
+    """A rule or knob value as a spec writes it: `true`, `none`, `7`."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _label(name: str, value) -> str:
+    return f"{name}={value_text(value)}"
+
+
+def _sweep_points(path, design: str, sweep, base: Point, rule_values: dict):
+    if not isinstance(sweep, dict):
+        raise _err(path, "sweep", f"must be a table, got {sweep!r}")
+    _check_keys(path, sweep, SWEEP_FIELDS, "sweep.")
+    if "variants" in sweep:
+        for other in ("knob", "rule", "values", "series"):
+            if other in sweep:
+                raise _err(path, f"sweep.{other}", "not allowed with sweep.variants")
+        return _variant_points(path, design, sweep["variants"], base, rule_values)
+    kind, name, values = _axis(path, "sweep", {k: v for k, v in sweep.items() if k != "series"}, rule_values,
+                               SWEEP_FIELDS)
+    series = [(None, None, None)]
+    s_kind = s_name = None
+    if "series" in sweep:
+        if not isinstance(sweep["series"], dict):
+            raise _err(path, "sweep.series", f"must be a table, got {sweep['series']!r}")
+        s_kind, s_name, s_values = _axis(path, "sweep.series", sweep["series"], rule_values, SERIES_FIELDS)
+        if (s_kind, s_name) == (kind, name):
+            raise _err(path, "sweep.series", f"varies {name} like the sweep itself")
+        series = [(s_kind, s_name, v) for v in s_values]
+    # each axis value alone first, so that an error names it
+    for ax_kind, ax_name, ax_values, where in ((kind, name, values, "sweep.values"),
+                                               (s_kind, s_name, [v for *_, v in series], "sweep.series.values")):
+        if ax_kind is None:
+            continue
+        if ax_kind == "knob":
+            from idiotsim.strategy_api import load_strategy
+            subject = base.subject
+            family = load_strategy(subject).strategy
+            knobs = [k.name for k in family.knobs]
+            if ax_name not in knobs:
+                raise _err(path, where.replace("values", "knob"),
+                           f"strategy {family.name} (`{subject}`) has no knob {ax_name!r}; its knobs: "
+                           f"{', '.join(knobs) or 'none'}")
+        for i, v in enumerate(ax_values):
+            one = {ax_name: v}
+            _make_point(path, f"{where}[{i}]", base, rule_values, one if ax_kind == "rule" else {},
+                        one if ax_kind == "knob" else {}, "", v, "")
+    points = []
+    for sk, sn, sv in series:
+        s_label = _label(sn, sv) if sk is not None else ""
+        for v in values:
+            overrides, knobs = {}, {}
+            for k_, n_, v_ in ((sk, sn, sv), (kind, name, v)):
+                if k_ == "rule":
+                    overrides[n_] = v_
+                elif k_ == "knob":
+                    knobs[n_] = v_
+            label = _label(name, v) + (f", {s_label}" if s_label else "")
+            points.append(_make_point(path, "sweep", base, rule_values, overrides, knobs, label, v, s_label))
+    return name, s_name or "", points
+
+
+def _variant_points(path, design: str, variants, base: Point, rule_values: dict):
+    from idiotsim.strategy_api import load_strategy
+    if not isinstance(variants, list) or not variants or not all(isinstance(v, dict) for v in variants):
+        raise _err(path, "sweep.variants", "must be a non-empty array of tables ([[sweep.variants]])")
+    points, labels = [], set()
+    allowed = VARIANT_FIELDS[design]
+    for i, v in enumerate(variants):
+        where = f"sweep.variants[{i}]"
+        _check_keys(path, v, allowed, where + ".")
+        if "label" not in v:
+            raise _err(path, f"{where}.label", "missing")
+        label = _require_type(path, f"{where}.label", v["label"], str, "a string")
+        if label in labels:
+            raise _err(path, f"{where}.label", f"label {label!r} repeats")
+        labels.add(label)
+        values = {}
+        if "rules" in v:
+            raw = v["rules"]
+            if isinstance(raw, dict) and "players" in raw:
+                players = _require_type(path, f"{where}.rules.players", raw["players"], int, "an integer")
+                raw = {k: x for k, x in raw.items() if k != "players"}
+            else:
+                players = base.players
+            values = _rule_values(path, f"{where}.rules", raw)
+        else:
+            players = base.players
+        rules = _make_rules(path, f"{where}.rules", {**rule_values, **values, "players": players})
+        p = replace(base, label=label, x=label, series="", rules=rules)
+        if "knobs" in v:
+            knobs = v["knobs"]
+            if not isinstance(knobs, dict):
+                raise _err(path, f"{where}.knobs", f"must be a table of knob = value, got {knobs!r}")
+            for k, x in knobs.items():
+                if isinstance(x, bool) or not isinstance(x, (int, float)):
+                    raise _err(path, f"{where}.knobs.{k}", f"must be a number, got {x!r}")
+            new = with_knobs(p.treatment, knobs)
+            try:
+                load_strategy(new)
+            except UserError as e:
+                raise _err(path, f"{where}.knobs", str(e)) from None
+            p = replace(p, treatment=new)
+        if "opponents" in v:
+            opp = _check_spec_list(path, f"{where}.opponents", v["opponents"])
+            p = replace(p, opponents=opp)
+        if "strategy" in v:
+            p = replace(p, strategy=_check_strategy(path, f"{where}.strategy", v["strategy"]))
+        points.append(p)
+    return "variant", "", points
+
+
+def spec_paths(folder) -> list[Path]:
+    return sorted(Path(folder).glob("*.toml"))
+

@@ -1,0 +1,168 @@
+"""idiotsim.stats: every interval and test the reports and summaries print.
+
+Checked against closed forms written another way, tabulated quantiles and, where
+it is cheap, coverage by simulation.
+"""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from idiotsim.stats import (Z95, Interval, Moments, mean_interval, normal_quantile, ratio_ci, ratio_difference_ci,
+                            t95, two_sided_p, welch_difference, wilson)
+
+# Two-sided 95% t quantiles between the tabulated degrees of freedom (standard tables).
+T_QUANTILES = {11: 2.201, 25: 2.060, 40: 2.021, 100: 1.984, 1000: 1.962}
+
+
+def moments_of(values) -> Moments:
+    m = Moments()
+    m.add(np.asarray(values, dtype=np.int64))
+    return m
+
+
+def test_z95_is_the_normal_quantile():
+    assert Z95 == pytest.approx(NormalDist().inv_cdf(0.975), abs=1e-15)
+    assert normal_quantile(0.05) == pytest.approx(Z95, abs=1e-15)
+    assert normal_quantile(0.01) == pytest.approx(2.5758293035489, abs=1e-12)
+
+
+@pytest.mark.parametrize("df, quantile", sorted(T_QUANTILES.items()))
+def test_t95_between_table_rows(df, quantile):
+    assert t95(df) == pytest.approx(quantile, abs=0.002)
+
+
+def test_t95_ends_and_order():
+    assert t95(1) == 12.706 and t95(120) == 1.980
+    assert math.isnan(t95(0))
+    assert t95(10 ** 9) == pytest.approx(Z95, abs=1e-6)
+    values = [t95(df) for df in range(1, 500)]
+    assert all(a > b for a, b in zip(values, values[1:]))
+
+
+def test_moments_are_exact_and_match_numpy():
+    rng = np.random.default_rng(1)
+    x = rng.integers(-12, 13, size=10_001)
+    m = Moments()
+    for part in np.array_split(x, 7):
+        m.add(part)
+    assert m.n == len(x) and m.s1 == int(x.sum()) and m.s2 == int((x * x).sum())
+    assert m.mean() == pytest.approx(x.mean())
+    assert m.var() == pytest.approx(x.var(ddof=1), rel=1e-12)
+    assert math.isnan(Moments().mean()) and math.isnan(moments_of([3]).var())
+
+
+def test_mean_interval_known_value():
+    r = mean_interval(moments_of([1, 2, 3, 4]), 1)
+    se = math.sqrt((5 / 3) / 4)
+    assert (r.mean, r.se) == pytest.approx((2.5, se), rel=1e-12)
+    assert (r.lo, r.hi, r.half) == pytest.approx((2.5 - 3.182 * se, 2.5 + 3.182 * se, 3.182 * se), rel=1e-12)
+    assert r.p == pytest.approx(math.erfc(2.5 / se / math.sqrt(2)), rel=1e-12)
+
+
+def test_mean_interval_scale_and_alpha():
+    """Per-deal sums over `scale` games: the interval of the per-game mean; alpha: a normal interval."""
+    m = moments_of([4, 8, 6, 10, 2, 7])
+    plain, scaled = mean_interval(m, 1), mean_interval(m, 2)
+    assert (scaled.mean, scaled.lo, scaled.hi) == pytest.approx((plain.mean / 2, plain.lo / 2, plain.hi / 2))
+    assert scaled.p == pytest.approx(plain.p)
+    look = mean_interval(m, 1, alpha=0.0125)
+    assert look.half == pytest.approx(normal_quantile(0.0125) * plain.se)
+
+
+def test_mean_interval_degenerate_cases():
+    zero = mean_interval(moments_of([0, 0, 0]), 3)
+    assert (zero.mean, zero.lo, zero.hi, zero.p) == (0, 0, 0, 1.0)
+    constant = mean_interval(moments_of([2, 2]), 1)
+    assert constant.p == 0.0 and constant.half == 0
+    one = mean_interval(moments_of([5]), 1)
+    assert one.mean == 5 and math.isnan(one.lo) and math.isnan(one.p)
+    assert not one.excludes_zero() and constant.excludes_zero() and not zero.excludes_zero()
+
+
+def test_mean_interval_covers_the_mean_about_95_percent():
+    rng = np.random.default_rng(3)
+    runs = 2000
+    covered = 0
+    for _ in range(runs):
+        r = mean_interval(moments_of(np.round(rng.normal(2.0, 10.0, size=30))), 1)
+        covered += r.lo <= 2.0 <= r.hi
+    # Binomial(2000, 0.95): 93.5%..96.5% holds with probability > 0.998; rounding the draws to integers
+    # leaves the mean unbiased and adds a variance of 1/12, far below 10^2
+    assert 0.935 <= covered / runs <= 0.965
+
+
+def test_two_sided_p():
+    assert two_sided_p(Z95, 1.0) == pytest.approx(0.05, abs=1e-12)
+    assert two_sided_p(-1.0, 0.0) == 0.0 and two_sided_p(0.0, 0.0) == 1.0
+
+
+def test_welch_difference():
+    a, b = Interval(10.0, se=3.0), Interval(4.0, se=4.0)
+    d = welch_difference(a, b)
+    assert (d.mean, d.se, d.half) == pytest.approx((6.0, 5.0, Z95 * 5.0))
+    assert d.p == pytest.approx(two_sided_p(6.0, 5.0))
+    assert welch_difference(a, b, alpha=0.01).half == pytest.approx(normal_quantile(0.01) * 5.0)
+    assert math.isnan(welch_difference(Interval(1.0, se=0.0), Interval(0.0, se=0.0)).p)
+
+
+def wilson_by_hand(k: int, n: int) -> tuple[float, float]:
+    """(k + z^2/2 -+ z sqrt(k(n-k)/n + z^2/4)) / (n + z^2)."""
+    z = NormalDist().inv_cdf(0.975)
+    root = z * math.sqrt(k * (n - k) / n + z * z / 4)
+    return (k + z * z / 2 - root) / (n + z * z), (k + z * z / 2 + root) / (n + z * z)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (5, 10), (10, 10), (3, 1000), (4_321, 20_000)])
+def test_wilson_matches_the_closed_form(k, n):
+    assert wilson(k, n) == pytest.approx(wilson_by_hand(k, n), rel=1e-12, abs=1e-15)
+    lo, hi = wilson(k, n)
+    assert -1e-12 <= lo <= k / n + 1e-12 and k / n <= hi + 1e-12 and hi <= 1 + 1e-12
+
+
+def test_wilson_of_no_trials():
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_ratio_ci_with_equal_clusters_is_the_t_interval_of_cluster_means():
+    rng = np.random.default_rng(5)
+    n = np.full(12, 40)
+    y = rng.integers(40, 160, size=12)
+    r, lo, hi = ratio_ci(y, n)
+    means = y / n
+    half = t95(11) * means.std(ddof=1) / math.sqrt(12)
+    assert (r, lo, hi) == pytest.approx((means.mean(), means.mean() - half, means.mean() + half), rel=1e-12)
+
+
+def test_ratio_ci_skips_empty_clusters_and_needs_two():
+    r, lo, hi = ratio_ci(np.array([3, 0, 5]), np.array([4, 0, 6]))
+    assert r == pytest.approx(8 / 10) and lo < r < hi
+    r, lo, hi = ratio_ci(np.array([3, 0]), np.array([4, 0]))
+    assert r == pytest.approx(0.75) and math.isnan(lo) and math.isnan(hi)
+    assert all(math.isnan(x) for x in ratio_ci(np.array([0]), np.array([0])))
+
+
+def test_ratio_difference_with_equal_clusters_is_the_paired_t_interval():
+    rng = np.random.default_rng(6)
+    n = np.full(9, 25)
+    y_a, y_b = rng.integers(25, 100, size=9), rng.integers(25, 100, size=9)
+    diff, lo, hi = ratio_difference_ci(y_a, n, y_b, n)
+    d = (y_b - y_a) / 25
+    half = t95(8) * d.std(ddof=1) / 3
+    assert (diff, lo, hi) == pytest.approx((d.mean(), d.mean() - half, d.mean() + half), rel=1e-12)
+    assert all(math.isnan(x) for x in ratio_difference_ci([1], [2], [1], [2])[1:])
+
+
+def test_ratio_ci_covers_the_true_rate_about_95_percent():
+    """Clusters of unequal size, success probability 0.3: the interval covers 0.3 about 95% of the time."""
+    rng = np.random.default_rng(8)
+    runs, covered = 2000, 0
+    for _ in range(runs):
+        n = rng.integers(5, 30, size=40)
+        y = rng.binomial(n, 0.3)
+        _, lo, hi = ratio_ci(y, n)
+        covered += lo <= 0.3 <= hi
+    assert 0.935 <= covered / runs <= 0.965
