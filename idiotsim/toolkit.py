@@ -56,8 +56,8 @@ __all__ = [
     "burned_count", "talon_size", "must_play", "can_pick_up", "can_chance", "deck_count", "hand_size",
     "faceup_size", "blind_size", "cards_held", "faceup_count", "known_count", "blind_present", "is_in",
     # decisions and helpers
-    "play", "swap_choice", "legal_mask", "rank_is_legal", "follows", "legal_now", "held_in_source", "can_play",
-    "playable_mask", "lowest_rank", "highest_rank", "lowest_playable_ordinary", "faceup_addable", "play_at_most",
+    "play", "swap_choice", "legal_mask", "rank_is_legal", "followers", "follows", "legal_now", "held_in_source", "can_play",
+    "playable_mask", "faceup_ranks", "known_ranks", "lowest_rank", "highest_rank", "lowest_playable_ordinary", "faceup_addable", "play_at_most",
     "play_all", "swap_best", "swap_keep_deal", "lowest_blind", "next_seat_in", "smallest_opponent_hand",
     "with_others", "unseen", "known_total", "unseen_total", "BASIC_PREFERENCE", "basic_turn", "play_like_basic",
     # writing and describing a strategy
@@ -126,9 +126,16 @@ def rank_is_legal(rank, top, low_rank, ten_only_on_lower):
 
 
 @kernel(inline="always")
+def followers(obs, top):
+    """The ranks that may be played on a pile topped by `top` (-1 = empty) under this game's
+    rules, as a bit mask: "what could beat this card?"."""
+    return legal_mask(top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+
+
+@kernel(inline="always")
 def follows(obs, rank, top):
     """May `rank` be played on a pile topped by `top` under this game's rules?"""
-    return rank_is_legal(rank, top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+    return (followers(obs, top) >> rank) & 1 != 0
 
 
 @kernel(inline="always")
@@ -198,6 +205,27 @@ def highest_rank(mask):
 def lowest_playable_ordinary(obs, hand):
     """The lowest ordinary rank (R2) the player may play now, NO_RANK when there is none."""
     return lowest_rank(playable_mask(obs, hand) & ORDINARY_MASK)
+
+
+@kernel(inline="always")
+def ranks_in_row(obs, start):
+    """Bit r set when obs[start + r] > 0: the ranks present in a 13-count row."""
+    mask = 0
+    for r in range(NR):
+        mask |= (obs[start + r] > 0) << r
+    return mask
+
+
+@kernel(inline="always")
+def faceup_ranks(obs, seat):
+    """The ranks face-up in front of `seat`, as a bit mask."""
+    return ranks_in_row(obs, FACEUP + seat * NR)
+
+
+@kernel(inline="always")
+def known_ranks(obs, seat):
+    """The ranks publicly known to be in `seat`'s hand, as a bit mask."""
+    return ranks_in_row(obs, KNOWN + seat * NR)
 
 
 # ---- plays ---------------------------------------------------------------------

@@ -31,10 +31,11 @@ import numpy as np
 from idiotsim.cards import HAND_TARGET
 from idiotsim.jit import kernel
 from idiotsim.toolkit import (CHANCE, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, cards_held,
-                              faceup_count, faceup_size, follows, hand_size, held_in_source, highest_rank, is_in,
-                              known_count, legal_now, lowest_rank, must_play, my_seat, next_seat_in, pile_count,
-                              pile_size, play_at_most, playable_mask, player_count, source, swap_best,
-                              swap_keep_deal, talon_size, unseen, unseen_total, with_others)
+                              faceup_ranks, faceup_size, followers, follows, hand_size, held_in_source,
+                              highest_rank, is_in, known_count, known_ranks, known_total, legal_now, lowest_rank,
+                              must_play, my_seat, next_seat_in, pile_count, pile_size, play_at_most, playable_mask,
+                              player_count, source, swap_best, swap_keep_deal, talon_size, unseen, unseen_total,
+                              with_others)
 
 OFF = -1.0
 NEVER = 99.0  # a rank threshold no rank reaches
@@ -115,31 +116,30 @@ def known_answers(obs):
 
 
 @kernel
-def p_cannot_beat(obs, hand, top, nxt, u):
-    """The probability that seat `nxt` can play nothing on a pile topped by rank `top`
-    (`u`: the unseen cards, ``unseen_total``)."""
-    if hand_size(obs, nxt) > 0:  # hand phase: KNOWN cards, then unknown ones drawn from the unseen
-        k = hand_size(obs, nxt)
-        for q in range(NR):
-            if known_count(obs, nxt, q) > 0:
-                if follows(obs, q, top):
-                    return 0.0
-                k -= known_count(obs, nxt, q)
-        if k <= 0:
-            return 1.0
-    elif faceup_size(obs, nxt) > 0:  # face-up phase: every playable card is in sight
-        for q in range(NR):
-            if faceup_count(obs, nxt, q) > 0 and follows(obs, q, top):
-                return 0.0
-        return 1.0
-    else:  # blind phase: one unseen card
-        k = 1
-    b = 0
+def unseen_by_rank(obs, hand):
+    """``unseen`` of every rank, packed 4 bits a rank (rank r at bits 4r..4r+3; a rank has at
+    most 8 cards): one pass over the table, then sums over any set of ranks in registers."""
+    packed = 0
     for q in range(NR):
-        if follows(obs, q, top):
-            b += unseen(obs, hand, q)
+        packed |= unseen(obs, hand, q) << (4 * q)
+    return packed
+
+
+@kernel(inline="always")
+def packed_sum(packed, ranks):
+    """The sum of the packed counts of the ranks in the mask `ranks`."""
+    total = 0
+    for q in range(NR):
+        if (ranks >> q) & 1:
+            total += (packed >> (4 * q)) & 15
+    return total
+
+
+@kernel(inline="always")
+def p_none_drawn(u, b, k):
+    """Hypergeometric: the probability that none of k cards drawn from u unseen ones is one of b."""
     p = 1.0
-    for i in range(k):  # hypergeometric: none of the k unknown cards is one of the b
+    for i in range(k):
         if u - b - i <= 0:
             return 0.0
         p *= (u - b - i) / (u - i)
@@ -149,14 +149,41 @@ def p_cannot_beat(obs, hand, top, nxt, u):
 @kernel
 def aimed_rank(obs, hand, playable_ordinary, aim_p):
     """The cheapest playable ordinary rank the next player still in cannot beat with probability
-    >= aim_p; the cheapest playable one when none qualifies."""
+    >= aim_p; the cheapest playable one when none qualifies.
+
+    The next player plays from cards in sight (`seen`: the KNOWN cards of their hand, or their
+    face-up row) and `k` unknown ones: the rest of their hand, or one blind card. Any seen card
+    that follows makes the probability 0; with no unknown card it is 1; else none of the k may be
+    among the unseen cards that follow."""
     lo = lowest_rank(playable_ordinary)
     nxt = next_seat_in(obs)
     if nxt == my_seat(obs):
         return lo
-    u = unseen_total(obs)
+    if hand_size(obs, nxt) > 0:
+        seen = known_ranks(obs, nxt)
+        k = hand_size(obs, nxt) - known_total(obs, nxt)
+    elif faceup_size(obs, nxt) > 0:
+        seen = faceup_ranks(obs, nxt)
+        k = 0
+    else:
+        seen = 0
+        k = 1
+    packed = -1  # counted on first need
+    u = 0
     for r in range(lo, NR):
-        if (playable_ordinary >> r) & 1 and p_cannot_beat(obs, hand, r, nxt, u) >= aim_p:
+        if (playable_ordinary >> r) & 1 == 0:
+            continue
+        beaters = followers(obs, r)
+        if seen & beaters:
+            p = 0.0
+        elif k <= 0:
+            p = 1.0
+        else:
+            if packed < 0:
+                packed = unseen_by_rank(obs, hand)
+                u = unseen_total(obs)
+            p = p_none_drawn(u, packed_sum(packed, beaters), k)
+        if p >= aim_p:
             return r
     return lo
 
