@@ -31,7 +31,7 @@ import numpy as np
 from idiotsim.cards import HAND_TARGET
 from idiotsim.jit import kernel
 from idiotsim.toolkit import (CHANCE, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, cards_held,
-                              faceup_ranks, faceup_size, followers, follows, hand_size, held_in_source,
+                              faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size, held_in_source,
                               highest_rank, is_in, known_count, known_ranks, known_total, legal_now, lowest_rank,
                               must_play, my_seat, next_seat_in, pile_count, pile_size, play_at_most, playable_mask,
                               player_count, source, swap_best, swap_keep_deal, talon_size, unseen, unseen_total,
@@ -118,10 +118,16 @@ def known_answers(obs):
 @kernel
 def unseen_by_rank(obs, hand):
     """``unseen`` of every rank, packed 4 bits a rank (rank r at bits 4r..4r+3; a rank has at
-    most 8 cards): one pass over the table, then sums over any set of ranks in registers."""
+    most 8 cards): one pass over the table, then sums over any set of ranks in registers.
+    Every packed count ends >= 0, so the subtractions may borrow across ranks on the way."""
     packed = 0
     for q in range(NR):
-        packed |= unseen(obs, hand, q) << (4 * q)
+        packed += with_others(obs, hand, q) << (4 * q)
+    seat = my_seat(obs)
+    for s in range(player_count(obs)):
+        if s != seat:
+            for q in range(NR):
+                packed -= (faceup_count(obs, s, q) + known_count(obs, s, q)) << (4 * q)
     return packed
 
 
@@ -224,7 +230,8 @@ def turn_cascade(obs, hand, plan):
             return play_at_most(obs, hand, TWO, plan.special_copies)
         r = lo
         if plan.aim_p > 0 and pile >= plan.aim_pile:
-            r = aimed_rank(obs, hand, ordinary, plan.aim_p)
+            if ordinary & (ordinary - 1):  # with one playable rank there is nothing to choose
+                r = aimed_rank(obs, hand, ordinary, plan.aim_p)
         elif plan.high_while_drawing != 0 and talon_size(obs) > 0 and hand_size(obs, my_seat(obs)) <= HAND_TARGET:
             # Not with a hand swollen by a pickup, where playing high cards would make players
             # pass the pile round and round without drawing (R20 stalls).
