@@ -61,6 +61,7 @@ class CheckResult:
     name: str
     status: str  # "ok", "FAIL", "info" (never fails) or "skipped"
     detail: str  # one line
+    measures: tuple = ()  # (name, value) pairs, e.g. ("stalled", 0.001), for tests and tools
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,22 @@ def check_legal(spec: str, seat, cells, games: int) -> CheckResult:
             game = illegal_game(seats, rules, start, per_cell)
             return CheckResult(name, "FAIL", f"{variant}, {n} players: {e}; replay: "
                                              f"{replay_command(rules, seats, game)}")
+        if not places_are_valid(result["places"], rules):
+            return CheckResult(name, "FAIL", f"{variant}, {n} players: places outside 1..{n} (an engine fault)")
         stalled += int(result["stalled"].sum())
         total += per_cell
     return CheckResult(name, "ok", f"{total:,} games: {len(VARIANTS)} rules variants x {len(PLAYER_COUNTS)} player "
                                    f"counts (2..{MAX_PLAYERS}), with basic and random; "
-                                   f"{stalled / total:.1%} stalled at R20's action limit")
+                                   f"{stalled / total:.1%} stalled at R20's action limit",
+                       (("games", total), ("stalled", stalled / total)))
+
+
+def places_are_valid(places: np.ndarray, rules: Rules) -> bool:
+    """Places in 1..n; one round ranks the players 1..n exactly (R18)."""
+    n = rules.players
+    if places.min() < 1 or places.max() > n:
+        return False
+    return rules.rounds > 1 or bool((np.sort(places, axis=1) == np.arange(1, n + 1)).all())
 
 
 def illegal_game(seats, rules: Rules, start: int, count: int) -> int:
@@ -248,4 +260,5 @@ def check_speed(seat) -> CheckResult:
     finally:
         numba.set_num_threads(threads)
     return CheckResult("speed vs basic", "info", f"{mine:,.0f} games/s, {mine / basic:.2f}x basic "
-                                                 "(4 players, self-play, default rules, 1 thread)")
+                                                 "(4 players, self-play, default rules, 1 thread)",
+                       (("games_per_second", mine), ("ratio_to_basic", mine / basic)))
