@@ -21,10 +21,10 @@ from idiotsim.cards import HAND_TARGET, NUM_RANKS, SIX, TEN, TWO, card_rank, is_
 from idiotsim.errors import IllegalMoveError
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
-from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
-                                   ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
-                                   ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP,
-                                   ILLEGAL_ZERO_COUNT, PICKUP)
+from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
+                              ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
+                              ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP,
+                              ILLEGAL_ZERO_COUNT, PICKUP)
 
 
 def counts(cards) -> np.ndarray:

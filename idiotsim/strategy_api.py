@@ -1,5 +1,5 @@
 """Loading strategies: the registry of shipped families and presets, spec strings
-(``name:knob=v``, ``path/file.py:NAME``), descriptions, and the illegal-move codes.
+(``name:knob=v``, ``path/file.py:NAME``) and descriptions.
 
 Strategies are written with ``idiotsim.toolkit`` (which never imports this
 module, so there is no import cycle: this module imports the shipped
@@ -19,9 +19,12 @@ import numpy as np
 
 from idiotsim.errors import UserError
 from idiotsim.strategies import STRATEGIES
-from idiotsim.toolkit import (CHANCE, PICKUP, SIG, Knob, Preset, Strategy, compiled,  # noqa: F401 re-exported
-                              faceup_addable, held_in_source, legal_mask, legal_now, lowest_rank, play,
-                              playable_mask, rank_is_legal, strategy_function, swap_choice)
+from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION,  # noqa: F401 re-exported
+                              ILLEGAL_CHANCE, ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
+                              ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
+                              PICKUP, SIG, Knob, Preset, Strategy, compiled, faceup_addable, held_in_source,
+                              legal_mask, legal_now, lowest_rank, play, playable_mask, rank_is_legal,
+                              strategy_function, swap_choice)
 
 
 # ---- metadata and loading ------------------------------------------------
@@ -189,24 +192,3 @@ def describe(name: str) -> StrategyInfo:
         summary=getattr(preset, "summary", "") or strategy.description if is_preset else strategy.description,
         preset_of=strategy.name if is_preset else None, changes=changes, knobs=knobs,
         stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at))
-
-
-# ---- illegal moves -------------------------------------------------------
-# Both engines report an illegal decision by one of these codes.
-ILLEGAL_REASONS = (
-    "",
-    "the strategy plays a rank it does not hold (in that number) in its current source",
-    "the rank is not legal on the pile",
-    "pickup of an empty pile",
-    "voluntary pickup in the blind phase",
-    "chance (V5) is not allowed now",
-    "a play must have at least one card",
-    "face-up cards added to a play that does not empty the hand (V11)",
-    "the opening play must be of the lowest ordinary rank in hand (V12)",
-    "the face-up ranks chosen in the swap are not among the player's six cards",
-    "the blind position chosen holds no card",
-    "unknown action code",
-)
-(ILLEGAL_NOT_HELD, ILLEGAL_NOT_LEGAL, ILLEGAL_EMPTY_PICKUP, ILLEGAL_BLIND_PICKUP, ILLEGAL_CHANCE,
- ILLEGAL_ZERO_COUNT, ILLEGAL_EXTRA, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_BLIND_POSITION,
- ILLEGAL_CODE) = range(1, 12)

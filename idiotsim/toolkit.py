@@ -61,7 +61,7 @@ __all__ = [
     "play_all", "swap_best", "swap_keep_deal", "lowest_blind", "next_seat_in", "smallest_opponent_hand",
     "with_others", "unseen", "known_total", "unseen_total", "BASIC_PREFERENCE", "basic_turn", "play_like_basic",
     # writing and describing a strategy
-    "SIG", "strategy_function", "compiled", "Knob", "knob_ids", "Preset", "Strategy",
+    "SIG", "strategy_function", "compiled", "Knob", "knob_ids", "Preset", "Strategy", "ILLEGAL_REASONS",
 ]
 
 SIG = types.int64(types.int64[::1], types.int64[::1], types.float64[::1], types.uint64[::1])
@@ -398,6 +398,27 @@ def play_like_basic(obs, hand):
     if obs[DECISION] == TURN:
         return basic_turn(obs, hand)
     return lowest_blind(obs)
+
+
+# ---- illegal moves -----------------------------------------------------------------
+# What a decision may not be: both engines report an illegal decision by one of these codes.
+ILLEGAL_REASONS = (
+    "",
+    "the strategy plays a rank it does not hold (in that number) in its current source",
+    "the rank is not legal on the pile",
+    "pickup of an empty pile",
+    "voluntary pickup in the blind phase",
+    "chance (V5) is not allowed now",
+    "a play must have at least one card",
+    "face-up cards added to a play that does not empty the hand (V11)",
+    "the opening play must be of the lowest ordinary rank in hand (V12)",
+    "the face-up ranks chosen in the swap are not among the player's six cards",
+    "the blind position chosen holds no card",
+    "unknown action code",
+)
+(ILLEGAL_NOT_HELD, ILLEGAL_NOT_LEGAL, ILLEGAL_EMPTY_PICKUP, ILLEGAL_BLIND_PICKUP, ILLEGAL_CHANCE,
+ ILLEGAL_ZERO_COUNT, ILLEGAL_EXTRA, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_BLIND_POSITION,
+ ILLEGAL_CODE) = range(1, 12)
 
 
 # ---- metadata -------------------------------------------------------------------------
