@@ -31,7 +31,7 @@ from idiotsim import cli
 from idiotsim import observation as ob
 from idiotsim import toolkit
 from idiotsim.cards import ACE, JACK, KING, ORDINARY_RANKS, RANK_OF_NAME, TEN, TWO
-from idiotsim.checks import check_strategy
+from idiotsim.checks import VARIANTS, cell_rules, check_strategy
 from idiotsim.errors import UserError
 from idiotsim.reference import Round, play_match
 from idiotsim.rng import SEAT_STREAM, new_state, shuffled_deck
@@ -40,31 +40,16 @@ from idiotsim.simulate import play_games, trace_game
 from idiotsim.strategy_api import (CHANCE, PICKUP, SeatStrategy, Strategy, describe, load_strategies,
                                    load_strategy)
 from idiotsim.strategies import STRATEGIES
+from idiotsim.strategies.cascade import p_none_drawn
 
 SEED = 20240923
 NAMES = sorted(STRATEGIES)
 ORDINARY = list(ORDINARY_RANKS)
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "strategies.md"
 
-VARIANTS = {
-    "default": {},
-    "low_rank_7": {"low_rank": 7},
-    "low_rank_9": {"low_rank": 9},
-    "lowest_starts": {"lowest_starts": True},
-    "rounds_3": {"rounds": 3},
-    "chance": {"chance": True},
-    "ten_only_on_lower": {"ten_only_on_lower": True},
-    "decks_2_players_6": {"decks": 2, "players": 6},
-    "idiot_deals_rounds_2": {"idiot_deals": True, "rounds": 2},
-    "no_burn_plays_again": {"burn_plays_again": False},
-    "six_burn_3": {"six_burn": 3},
-    "last_hand_with_faceup": {"last_hand_with_faceup": True},
-    "opening_lowest": {"lowest_starts": True, "opening_lowest": True},
-}
-
-
 def rules_of(variant: str) -> Rules:
-    return Rules(**VARIANTS[variant])
+    """A rules variant of the generic checks; the two-deck one at 6 players (V7)."""
+    return cell_rules(variant, 6 if "decks" in VARIANTS[variant] else 4)
 
 
 def mixed_seats(name: str, players: int) -> list:
@@ -118,7 +103,7 @@ BASIC_EQUIVALENTS = ("heuristic", "best-faceup", "low-early", "no-early-burn", "
                      "heuristic:chance=1")  # chance only acts under V5 (not in these rules)
 
 
-@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "chance"])
+@pytest.mark.parametrize("variant", [v for v, fields in VARIANTS.items() if "chance" not in fields])
 def test_heuristic_defaults_play_exactly_like_basic(variant):
     rules = rules_of(variant)
     n = rules.players
@@ -446,13 +431,7 @@ def p_cannot_beat(o, h, top: int, nxt: int) -> float:
         return 0.0 if any(faceup[q] for q in beaters) else 1.0
     else:
         k = 1  # one blind card
-    u, b = unseen_total(o), sum(unseen(o, h, q) for q in beaters)
-    p = 1.0
-    for i in range(k):
-        if u - b - i <= 0:
-            return 0.0
-        p *= (u - b - i) / (u - i)
-    return p
+    return p_none_drawn(unseen_total(o), sum(unseen(o, h, q) for q in beaters), k)  # hypergeometric
 
 
 def test_counter_counts_are_consistent():
@@ -633,8 +612,8 @@ def test_docs_example_is_a_complete_strategy_in_15_lines(tmp_path, capsys):
     assert "placements (500 games" in captured.out
 
 
-@pytest.mark.parametrize("variant", ["default", "chance", "opening_lowest", "ten_only_on_lower",
-                                     "last_hand_with_faceup", "decks_2_players_6"])
+@pytest.mark.parametrize("variant", ["default", "V5 chance", "V12 opening_lowest", "V6 ten_only_on_lower",
+                                     "V11 last_hand_with_faceup", "V7 decks=2", "all variants"])
 def test_docs_example_burns_like_heuristic_burn_min(tmp_path, variant):
     """"Burn with a 10 when the pile holds >= N cards, else play like basic" is heuristic:burn_min=N."""
     path = tmp_path / "my_strategy.py"
