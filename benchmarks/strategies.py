@@ -5,7 +5,8 @@
 
 Every seat plays the family (self-play, default rules). The families take
 turns, best of --repeats runs each, all in one process, so a noisy spell of the
-machine hits them alike. Figures are printed, never asserted: the target
+machine hits them alike; games/s are by the process's CPU time, which other
+programs on a busy machine do not inflate. Figures are printed, never asserted: the target
 (counter >= 0.6x basic, issue 11) lives in the issues and the README.
 """
 from __future__ import annotations
@@ -33,9 +34,9 @@ def rates(rules: Rules, names, games: int, repeats: int) -> dict:
     for _ in range(repeats):
         for name in names:
             n = games // 20 if name == "random" else games  # random makes long games
-            start = time.perf_counter()
+            start = time.process_time()
             play_games(rules, seats[name], 1, 0, n, block=BLOCK)
-            best[name] = max(best[name], n / (time.perf_counter() - start))
+            best[name] = max(best[name], n / (time.process_time() - start))
     return best
 
 

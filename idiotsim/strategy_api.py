@@ -187,8 +187,8 @@ def describe(name: str) -> StrategyInfo:
     knobs = tuple(KnobSetting(k.name, changes.get(k.name, float(k.default)), float(k.default), float(k.low),
                               float(k.high), k.integer, k.doc, k.name in changes) for k in strategy.knobs)
     is_preset = name != strategy.name
+    summary = (getattr(preset, "summary", "") or strategy.description) if is_preset else strategy.description
     return StrategyInfo(
-        name=name, family=strategy.name,
-        summary=getattr(preset, "summary", "") or strategy.description if is_preset else strategy.description,
+        name=name, family=strategy.name, summary=summary,
         preset_of=strategy.name if is_preset else None, changes=changes, knobs=knobs,
         stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at))
