@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from idiotsim.errors import IllegalMoveError
+from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.reference import play_match
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import MAX_PLAYERS, Rules
@@ -94,7 +94,9 @@ def check_strategy(spec: str, games: int = 2_000, sample: int = 3, speed: bool =
 
     ``games``: games per rules variant for the legality check, spread over 2..10
     players; ``sample``: games per variant traced on both engines; ``speed``:
-    measure games/s against `basic`. A spec that does not load raises UserError."""
+    measure games/s against `basic`. A spec that does not load, or games < 1, raises UserError."""
+    if games < 1 or sample < 1:
+        raise UserError(f"check-strategy needs --games >= 1 (and a sample >= 1), got {games} and {sample}")
     seat = load_strategy(spec)
     cells = [(name, n) for name in VARIANTS for n in PLAYER_COUNTS]
     legal = check_legal(spec, seat, cells, games)

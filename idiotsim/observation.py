@@ -153,6 +153,12 @@ def burned_count(obs, rank):
 
 
 @kernel(inline="always")
+def legal_ranks(obs):
+    """The ranks that may be played on the pile now, as a bit mask (V12's MUST_PLAY aside)."""
+    return obs[LEGAL]
+
+
+@kernel(inline="always")
 def talon_size(obs):
     return obs[TALON_SIZE]
 

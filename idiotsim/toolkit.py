@@ -43,8 +43,8 @@ from idiotsim.observation import (ALL_RANKS, BLIND, BLIND_PRESENT, BLIND_SIZE, B
                                   PILE_COUNTS, PLAYERS, SEAT, SOURCE, SRC_BLIND, SRC_FACEUP, SRC_HAND, SWAP,
                                   TALON_SIZE, TEN_ONLY_ON_LOWER, TURN, blind_present, blind_size, burned_count,
                                   can_chance, can_pick_up, cards_held, deck_count, decision, faceup_count,
-                                  faceup_size, hand_size, is_in, known_count, must_play, my_seat, pile_count,
-                                  pile_run, pile_size, pile_top, player_count, source, talon_size)
+                                  faceup_size, hand_size, is_in, known_count, legal_ranks, must_play, my_seat,
+                                  pile_count, pile_run, pile_size, pile_top, player_count, source, talon_size)
 
 # Re-exported, so that a strategy imports everything it needs from here.
 __all__ = [
@@ -53,12 +53,13 @@ __all__ = [
     "SWAP", "TURN", "BLIND", "SRC_HAND", "SRC_FACEUP", "SRC_BLIND", "PICKUP", "CHANCE", "NO_RANK", "ALL_COPIES",
     # observation accessors
     "decision", "my_seat", "player_count", "source", "pile_top", "pile_run", "pile_size", "pile_count",
-    "burned_count", "talon_size", "must_play", "can_pick_up", "can_chance", "deck_count", "hand_size",
+    "burned_count", "legal_ranks", "talon_size", "must_play", "can_pick_up", "can_chance", "deck_count", "hand_size",
     "faceup_size", "blind_size", "cards_held", "faceup_count", "known_count", "blind_present", "is_in",
     # decisions and helpers
-    "play", "swap_choice", "legal_mask", "rank_is_legal", "followers", "follows", "legal_now", "held_in_source", "can_play",
-    "playable_mask", "faceup_ranks", "known_ranks", "lowest_rank", "highest_rank", "lowest_playable_ordinary", "faceup_addable", "play_at_most",
-    "play_all", "swap_best", "swap_keep_deal", "lowest_blind", "next_seat_in", "smallest_opponent_hand",
+    "play", "swap_choice", "legal_mask", "rank_is_legal", "followers", "follows", "legal_now", "held_in_source",
+    "can_play", "playable_mask", "faceup_ranks", "known_ranks", "lowest_rank", "highest_rank",
+    "lowest_playable_ordinary", "faceup_addable", "play_at_most", "play_all", "swap_best", "swap_keep_deal",
+    "lowest_blind", "next_seat_in", "smallest_opponent_hand",
     "with_others", "unseen", "known_total", "unseen_total", "BASIC_PREFERENCE", "basic_turn", "play_like_basic",
     # writing and describing a strategy
     "SIG", "strategy_function", "compiled", "Knob", "knob_ids", "Preset", "Strategy", "ILLEGAL_REASONS",

@@ -30,12 +30,12 @@ import numpy as np
 
 from idiotsim.cards import HAND_TARGET
 from idiotsim.jit import kernel
-from idiotsim.toolkit import (CHANCE, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, cards_held,
-                              faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size, held_in_source,
-                              highest_rank, is_in, known_count, known_ranks, known_total, legal_now, lowest_rank,
-                              must_play, my_seat, next_seat_in, pile_count, pile_size, play_at_most, playable_mask,
-                              player_count, source, swap_best, swap_keep_deal, talon_size, unseen, unseen_total,
-                              with_others)
+from idiotsim.toolkit import (CHANCE, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
+                              cards_held, faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size,
+                              held_in_source, highest_rank, is_in, known_count, known_ranks, known_total,
+                              legal_now, legal_ranks, lowest_rank, must_play, my_seat, next_seat_in, pile_count,
+                              pile_size, play_at_most, playable_mask, player_count, source, swap_best,
+                              swap_keep_deal, talon_size, unseen, unseen_total, with_others)
 
 OFF = -1.0
 NEVER = 99.0  # a rank threshold no rank reaches
@@ -197,11 +197,7 @@ def aimed_rank(obs, hand, playable_ordinary, aim_p):
 @kernel
 def chance_pays(obs, hand, chance_p):
     """At least a share chance_p of the unseen cards would be legal on the pile."""
-    good = 0
-    for q in range(NR):
-        if legal_now(obs, q):
-            good += unseen(obs, hand, q)
-    return good >= chance_p * unseen_total(obs)
+    return packed_sum(unseen_by_rank(obs, hand), legal_ranks(obs)) >= chance_p * unseen_total(obs)
 
 
 # ---- the cascade -------------------------------------------------------------------
@@ -217,7 +213,7 @@ def turn_cascade(obs, hand, plan):
         if pile_is_strong(obs, plan.pickup_min_rank) and (
                 plan.pickup_beaters < 0 or pile_is_stopper(obs, hand, plan.pickup_beaters)):
             return PICKUP
-    ten_ok = held_in_source(obs, hand, TEN) > 0 and legal_now(obs, TEN)
+    ten_ok = can_play(obs, hand, TEN)
     if ten_ok and pile >= plan.burn_min and (plan.burn_answers <= 0 or known_answers(obs) >= plan.burn_answers):
         return play_at_most(obs, hand, TEN, plan.special_copies)
     ordinary = playable_mask(obs, hand) & ORDINARY_MASK

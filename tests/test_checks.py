@@ -113,3 +113,8 @@ def test_a_bad_spec_is_a_one_line_user_error(spec, message):
     with pytest.raises(UserError, match=re.escape(message)) as error:
         check_strategy(spec, games=10)
     assert "\n" not in str(error.value)
+
+
+def test_a_bad_game_count_is_a_user_error():
+    with pytest.raises(UserError, match="--games >= 1"):
+        check_strategy("basic", games=0)
