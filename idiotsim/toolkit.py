@@ -193,13 +193,13 @@ def _count_leading_zeros(typingctx, mask):
 @kernel(inline="always")
 def lowest_rank(mask):
     """The lowest rank id whose bit is set in `mask` (NO_RANK when none is)."""
-    return _count_trailing_zeros(mask) if mask != 0 else NO_RANK
+    return _count_trailing_zeros(mask) - (mask == 0) * (64 - NO_RANK)  # no branch: cttz(0) is 64
 
 
 @kernel(inline="always")
 def highest_rank(mask):
     """The highest rank id whose bit is set in `mask` (NO_RANK when none is)."""
-    return 63 - _count_leading_zeros(mask) if mask != 0 else NO_RANK
+    return 63 - _count_leading_zeros(mask)  # ctlz(0) is 64: NO_RANK
 
 
 @kernel(inline="always")
@@ -241,7 +241,7 @@ def faceup_addable(obs, hand, rank, count):
     return obs[FACEUP + obs[SEAT] * NR + rank]
 
 
-@kernel
+@kernel(inline="always")
 def play_at_most(obs, hand, rank, most):
     """A play of `rank` from the source: every copy, but at most `most` from the hand while the
     talon lasts (R16.1 refills the hand anyway); V11 face-up cards join a play that empties the hand."""
@@ -260,7 +260,7 @@ def play_all(obs, hand, rank):
 
 # ---- the swap and the blind phase -------------------------------------------------
 
-@kernel
+@kernel(inline="always")
 def swap_best(obs, hand, preference):
     """The swap that lays face-up the 3 most wanted of the 6 cards, `preference` listing
     all 13 ranks from the most wanted (an int64 array)."""
@@ -274,6 +274,8 @@ def swap_best(obs, hand, preference):
             choice = choice * NR + r
             need -= 1
             k -= 1
+        if need == 0:
+            break
     return choice
 
 
@@ -288,7 +290,7 @@ def swap_keep_deal(obs):
     return choice
 
 
-@kernel
+@kernel(inline="always")
 def lowest_blind(obs):
     """The lowest-numbered blind position that still holds a card."""
     base = BLIND_PRESENT + obs[SEAT] * 3
@@ -300,7 +302,7 @@ def lowest_blind(obs):
 
 # ---- the table ----------------------------------------------------------------------
 
-@kernel
+@kernel(inline="always")
 def next_seat_in(obs):
     """The next seat still in (R4), or the deciding seat when no one else is."""
     n = player_count(obs)
@@ -376,7 +378,7 @@ def unseen_total(obs):
 BASIC_PREFERENCE = np.array(BASIC_ORDER[::-1], dtype=np.int64)
 
 
-@kernel
+@kernel(inline="always")
 def basic_turn(obs, hand):
     """All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up."""
     playable = playable_mask(obs, hand)
@@ -391,7 +393,7 @@ def basic_turn(obs, hand):
     return play_all(obs, hand, r)
 
 
-@kernel
+@kernel(inline="always")
 def play_like_basic(obs, hand):
     """The decision `basic` makes: the 3 best cards by its key face-up, `basic_turn`, the lowest blind."""
     if obs[DECISION] == SWAP:

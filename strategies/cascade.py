@@ -30,7 +30,7 @@ import numpy as np
 
 from idiotsim.cards import HAND_TARGET
 from idiotsim.jit import kernel
-from idiotsim.toolkit import (CHANCE, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
+from idiotsim.toolkit import (CHANCE, LOW_RANK, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
                               cards_held, faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size,
                               held_in_source, highest_rank, is_in, known_count, known_ranks, known_total,
                               legal_now, legal_ranks, lowest_rank, must_play, my_seat, next_seat_in, pile_count,
@@ -135,9 +135,9 @@ def unseen_by_rank(obs, hand):
 def packed_sum(packed, ranks):
     """The sum of the packed counts of the ranks in the mask `ranks`."""
     total = 0
-    for q in range(NR):
-        if (ranks >> q) & 1:
-            total += (packed >> (4 * q)) & 15
+    while ranks:
+        total += (packed >> (4 * lowest_rank(ranks))) & 15
+        ranks &= ranks - 1
     return total
 
 
@@ -174,24 +174,32 @@ def aimed_rank(obs, hand, playable_ordinary, aim_p):
     else:
         seen = 0
         k = 1
-    packed = -1  # counted on first need
-    u = 0
-    for r in range(lo, NR):
-        if (playable_ordinary >> r) & 1 == 0:
-            continue
-        beaters = followers(obs, r)
-        if seen & beaters:
-            p = 0.0
-        elif k <= 0:
-            p = 1.0
-        else:
-            if packed < 0:
-                packed = unseen_by_rank(obs, hand)
-                u = unseen_total(obs)
-            p = p_none_drawn(u, packed_sum(packed, beaters), k)
-        if p >= aim_p:
+    packed = unseen_by_rank(obs, hand) if k > 0 else 0
+    u = unseen_total(obs) if k > 0 else 0
+    if obs[LOW_RANK] < 0:
+        # Without V1/V2 a higher rank has fewer followers, so a lower one is never safer:
+        # when the highest fails, they all do.
+        if p_unbeaten(obs, highest_rank(playable_ordinary), seen, k, packed, u) < aim_p:
+            return lo
+    candidates = playable_ordinary
+    while candidates:
+        r = lowest_rank(candidates)
+        if p_unbeaten(obs, r, seen, k, packed, u) >= aim_p:
             return r
+        candidates &= candidates - 1
     return lo
+
+
+@kernel(inline="always")
+def p_unbeaten(obs, top, seen, k, packed, u):
+    """The probability that a player with the `seen` ranks and k unknown cards (drawn from u unseen
+    ones, packed by rank) can play nothing on `top`."""
+    beaters = followers(obs, top)
+    if seen & beaters:
+        return 0.0
+    if k <= 0:
+        return 1.0
+    return p_none_drawn(u, packed_sum(packed, beaters), k)
 
 
 @kernel
@@ -202,7 +210,7 @@ def chance_pays(obs, hand, chance_p):
 
 # ---- the cascade -------------------------------------------------------------------
 
-@kernel
+@kernel(inline="always")
 def turn_cascade(obs, hand, plan):
     """A turn in the hand or face-up phase, decided by `plan` (see the module docstring)."""
     must = must_play(obs)
