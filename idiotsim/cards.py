@@ -16,16 +16,19 @@ RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_NAMES = ("C", "D", "H", "S")
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
 NUM_RANKS = 13
-TWO = 0
-TEN = 8
-SIX = 4
+TWO, THREE, SIX, TEN, JACK, KING, ACE = 0, 1, 4, 8, 9, 11, 12
 RANK_OF_NAME = {name: r for r, name in enumerate(RANK_NAMES)}
+HAND_TARGET = 3  # R5, R16.1: cards dealt to each row, and the hand size drawing refills to
+
+# R2: the ordinary ranks (all but 2 and 10), low to high; their id order is the R2 order.
+ORDINARY_RANKS = tuple(r for r in range(NUM_RANKS) if r not in (TWO, TEN))
+ORDINARY_MASK = sum(1 << r for r in ORDINARY_RANKS)
 
 # The `basic` key (RULES.md, reference strategy): 3 < ... < 9 < J < Q < K < A < 2 < 10.
-BASIC_KEY = tuple(
-    11 if r == TWO else 12 if r == TEN else (r - 1 if r < TEN else r - 2)
-    for r in range(NUM_RANKS)
-)
+# BASIC_ORDER lists the ranks by the key, lowest first; BASIC_KEY[rank] is the rank's place in it.
+BASIC_ORDER = ORDINARY_RANKS + (TWO, TEN)
+BASIC_KEY = np.array([BASIC_ORDER.index(r) for r in range(NUM_RANKS)], dtype=np.int64)
+BASIC_KEY.setflags(write=False)
 
 
 def is_ordinary(rank: int) -> bool:

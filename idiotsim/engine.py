@@ -37,20 +37,17 @@ from numba.extending import intrinsic
 from idiotsim.jit import kernel
 
 from idiotsim import observation as ob
+from idiotsim.cards import BASIC_KEY, HAND_TARGET, SIX, TEN
 from idiotsim.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
-from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
-                                   ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
-                                   ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
-                                   PICKUP, SIG, legal_mask, legal_now)
+from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
+                              ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
+                              ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
+                              PICKUP, SIG, legal_mask, legal_now)
 
 MAX_STRATEGIES = 32  # distinct strategies one batch can seat
 STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
-TWO, SIX, TEN = 0, 4, 8
-HAND_TARGET = 3
 MAX_CARDS = 104
-# The `basic` key order of ranks, for sorting the swap event's lists.
-BASIC_KEY = np.array([11, 0, 1, 2, 3, 4, 5, 6, 12, 7, 8, 9, 10], dtype=np.int64)
 
 # ---- state layout (offsets into `st`) ----
 HANDS = OBS_SIZE                          # + seat * NR + rank

@@ -39,15 +39,20 @@ Per rank
 
 During the swap (R6) a player sees only their own cards: the per-seat
 sections hold only the deciding seat's face-up row.
+
+Strategies read the fields through the named accessors at the end of this
+module (``pile_top(obs)``, ``hand_size(obs, seat)``, ...): each compiles inline
+to the one load it names, so they cost nothing at run time.
 """
 from __future__ import annotations
 
-MAX_PLAYERS = 10
-NR = 13
+from idiotsim.cards import NUM_RANKS as NR
+from idiotsim.jit import kernel
+from idiotsim.rules import MAX_PLAYERS
 
 SWAP, TURN, BLIND = 0, 1, 2
 SRC_HAND, SRC_FACEUP, SRC_BLIND = 0, 1, 2
-SOURCE_NAMES = ("hand", "faceup", "blind")
+SOURCE_NAMES = ("hand", "faceup", "blind", "talon")  # the trace's "from"; the talon is V5's chance card
 
 (DECISION, SEAT, PLAYERS, ROUND, SOURCE, PILE_TOP, PILE_RUN, PILE_SIZE, TALON_SIZE,
  MUST_PLAY, CAN_PICKUP, CAN_CHANCE, STARTER, ACTIONS,
@@ -91,3 +96,136 @@ def checksum(obs, hand) -> int:
     for x in list(obs) + list(hand):
         h = ((h ^ ((int(x) + 7) & mask)) * 1099511628211) & mask
     return h
+
+
+# ---- named accessors (inlined: free at run time) ----------------------------
+
+@kernel(inline="always")
+def decision(obs):
+    """SWAP, TURN or BLIND."""
+    return obs[DECISION]
+
+
+@kernel(inline="always")
+def my_seat(obs):
+    """The deciding seat."""
+    return obs[SEAT]
+
+
+@kernel(inline="always")
+def player_count(obs):
+    return obs[PLAYERS]
+
+
+@kernel(inline="always")
+def source(obs):
+    """SRC_HAND, SRC_FACEUP or SRC_BLIND (R13): where the player's cards come from now."""
+    return obs[SOURCE]
+
+
+@kernel(inline="always")
+def pile_top(obs):
+    """The rank on top of the pile, -1 when it is empty."""
+    return obs[PILE_TOP]
+
+
+@kernel(inline="always")
+def pile_run(obs):
+    """How many cards of the top rank lie on top in a row (R16.2)."""
+    return obs[PILE_RUN]
+
+
+@kernel(inline="always")
+def pile_size(obs):
+    return obs[PILE_SIZE]
+
+
+@kernel(inline="always")
+def pile_count(obs, rank):
+    """Cards of `rank` in the pile."""
+    return obs[PILE_COUNTS + rank]
+
+
+@kernel(inline="always")
+def burned_count(obs, rank):
+    """Cards of `rank` burned this round."""
+    return obs[BURNED + rank]
+
+
+@kernel(inline="always")
+def legal_ranks(obs):
+    """The ranks that may be played on the pile now, as a bit mask (V12's MUST_PLAY aside)."""
+    return obs[LEGAL]
+
+
+@kernel(inline="always")
+def talon_size(obs):
+    return obs[TALON_SIZE]
+
+
+@kernel(inline="always")
+def must_play(obs):
+    """V12: the rank the opening play must be of, -1 when the play is free."""
+    return obs[MUST_PLAY]
+
+
+@kernel(inline="always")
+def can_pick_up(obs):
+    return obs[CAN_PICKUP] != 0
+
+
+@kernel(inline="always")
+def can_chance(obs):
+    """V5: may the player turn the talon's top card now?"""
+    return obs[CAN_CHANCE] != 0
+
+
+@kernel(inline="always")
+def deck_count(obs):
+    """Decks in play (V7): each rank has 4 * deck_count(obs) cards."""
+    return obs[DECKS]
+
+
+@kernel(inline="always")
+def hand_size(obs, seat):
+    return obs[HAND_SIZE + seat]
+
+
+@kernel(inline="always")
+def faceup_size(obs, seat):
+    return obs[FACEUP_SIZE + seat]
+
+
+@kernel(inline="always")
+def blind_size(obs, seat):
+    return obs[BLIND_SIZE + seat]
+
+
+@kernel(inline="always")
+def cards_held(obs, seat):
+    """Hand, face-up and blind cards of `seat`: 0 once it is out."""
+    return obs[HAND_SIZE + seat] + obs[FACEUP_SIZE + seat] + obs[BLIND_SIZE + seat]
+
+
+@kernel(inline="always")
+def faceup_count(obs, seat, rank):
+    """Face-up cards of `rank` in front of `seat`."""
+    return obs[FACEUP + seat * NR + rank]
+
+
+@kernel(inline="always")
+def known_count(obs, seat, rank):
+    """Cards of `rank` publicly known to be in `seat`'s hand (picked up in sight)."""
+    return obs[KNOWN + seat * NR + rank]
+
+
+@kernel(inline="always")
+def blind_present(obs, seat, position):
+    """Does blind position 0, 1 or 2 of `seat` still hold a card?"""
+    return obs[BLIND_PRESENT + seat * 3 + position] != 0
+
+
+@kernel(inline="always")
+def is_in(obs, seat):
+    """Is `seat` still in the round (no place yet)?"""
+    return obs[PLACE + seat] == 0

@@ -17,16 +17,14 @@ from functools import lru_cache
 import numpy as np
 
 from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS, SIX, TEN, TWO, card_rank, is_ordinary, sort_ranks_basic
+from idiotsim.cards import HAND_TARGET, NUM_RANKS, SIX, TEN, TWO, card_rank, is_ordinary, sort_ranks_basic
 from idiotsim.errors import IllegalMoveError
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
-from idiotsim.strategy_api import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
-                                   ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
-                                   ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP,
-                                   ILLEGAL_ZERO_COUNT, PICKUP)
-
-HAND_TARGET = 3
+from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
+                              ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
+                              ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP,
+                              ILLEGAL_ZERO_COUNT, PICKUP)
 
 
 def counts(cards) -> np.ndarray:

@@ -1,13 +1,23 @@
-"""The shipped strategies, one module per family. ``STRATEGIES`` maps each name
-(and each preset name) to its ``Strategy``."""
+"""The shipped strategies: one module per family, and the registry.
+
+``FAMILIES`` lists the families; each carries its presets (``Strategy.presets``).
+``STRATEGIES`` maps every family name and every preset name to its family's
+``Strategy``. To ship a new family, add its module's ``STRATEGY`` to ``FAMILIES``.
+"""
 from idiotsim.strategies import basic, counter, heuristic, randomplay
 
-_FAMILIES = (basic.STRATEGY, randomplay.STRATEGY, heuristic.STRATEGY, counter.STRATEGY)
+FAMILIES = (basic.STRATEGY, randomplay.STRATEGY, heuristic.STRATEGY, counter.STRATEGY)
 
-STRATEGIES = {}
-for _s in _FAMILIES:
-    STRATEGIES[_s.name] = _s
-    for _preset in _s.presets:
-        if _preset in STRATEGIES:
-            raise ValueError(f"preset name {_preset!r} of {_s.name} is taken")
-        STRATEGIES[_preset] = _s
+
+def names_of(families) -> dict:
+    """Family and preset names -> family; a name may be taken once only."""
+    names = {}
+    for family in families:
+        for name in (family.name, *family.presets):
+            if name in names:
+                raise ValueError(f"strategy name {name!r} of {family.name} is taken by {names[name].name}")
+            names[name] = family
+    return names
+
+
+STRATEGIES = names_of(FAMILIES)

@@ -6,49 +6,20 @@ With every knob at its default it plays exactly like `basic` (RULES.md); the
 tests check that both engines give identical traces. Each knob is described in
 ``KNOBS`` below and in docs/strategies.md.
 
-A turn (hand or face-up phase) is decided in this order:
-
-1. V12: the opening play must be of ``MUST_PLAY``: play it.
-2. Voluntary pickup (``pickup_max``, ``pickup_min_rank``), hand phase only.
-3. A burn by choice: a legal 10 when the pile holds >= ``burn_min`` cards.
-4. If an ordinary rank is legal: a 2 instead when ``save_twos`` = 0 and the
-   cheapest legal ordinary rank is >= ``two_above``; otherwise the lowest
-   legal ordinary rank (the highest with ``order`` = 1 while drawing, or when ``block`` is
-   on and the next player still in holds <= ``block_cards`` cards).
-5. Else a 2; else a legal 10; else V5 chance (``chance`` = 1, when allowed);
-   else pick up.
+Its turns follow the cascade shared with `counter` (``cascade.py``): V12
+opening; voluntary pickup (``pickup_max``, ``pickup_min_rank``); a burn by
+choice (``burn_min``); a 2 instead of an expensive ordinary rank
+(``save_twos``, ``two_above``); the lowest legal ordinary rank, or the highest
+(``order``, ``block``); else 2s, 10s, V5 chance (``chance``), pickup.
 
 Every play is of all copies in the source, except that while the talon lasts a
 play from the hand has at most ``max_copies`` cards (R16.1 refills the hand to 3
 anyway); once the talon is empty every copy is played, so no card is left
 stranded in a hand that can only shrink.
 """
-import numpy as np
-
-from idiotsim.jit import kernel
-from idiotsim.observation import (BLIND_PRESENT, BLIND_SIZE, CAN_CHANCE, DECISION, FACEUP, FACEUP_SIZE,
-                                  HAND_SIZE, MUST_PLAY, NR, PILE_COUNTS, PILE_SIZE, PLACE, PLAYERS, SEAT,
-                                  SOURCE, SRC_HAND, SWAP, TALON_SIZE, TURN)
-from idiotsim.strategy_api import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, faceup_addable, held_in_source,
-                                   legal_now, play, strategy_function)
-
-ACE = 12
-KING = 11
-
-# The ordinary ranks, low to high (R2): 3 4 5 6 7 8 9 J Q K A.
-ORDINARY = np.array([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12], dtype=np.int64)
-
-# Swap modes 1..4: the ranks in the order they are wanted face-up (most wanted first).
-SWAP_ORDER = np.array([
-    [TEN, TWO, 12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1],  # 1: the basic key, highest first
-    [TWO, 12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1, TEN],  # 2: best face-up, 10s kept in hand
-    [TEN, 12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1, TWO],  # 3: 10s face-up, then best ordinary; 2s in hand
-    [12, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1, TWO, TEN],  # 4: 2s and 10s in hand, best ordinary face-up
-], dtype=np.int64)
-
-# knob indices (the order of KNOBS)
-(K_SWAP, K_ORDER, K_BURN_MIN, K_SAVE_TWOS, K_TWO_ABOVE, K_MAX_COPIES, K_PICKUP_MAX, K_PICKUP_MIN_RANK,
- K_BLOCK, K_BLOCK_CARDS, K_CHANCE) = range(11)
+from idiotsim.toolkit import (ACE, KING, SWAP, TURN, Knob, Preset, Strategy, decision, knob_ids, lowest_blind,
+                              strategy_function)
+from idiotsim.strategies.cascade import NEVER, OFF, TurnPlan, swap_by_mode, turn_cascade
 
 KNOBS = (
     Knob("swap", 1, 0, 4,
@@ -82,140 +53,42 @@ KNOBS = (
 )
 
 
-@kernel
-def swap_pick(obs, hand, mode):
-    """The swap decision for a swap mode (see the `swap` knob)."""
-    row = FACEUP + obs[SEAT] * NR
-    choice = 0
-    if mode == 0:  # keep the deal: the dealt face-up cards stay face-up
-        for r in range(NR):
-            for _ in range(obs[row + r]):
-                choice = choice * NR + r
-        return choice
-    need = 3
-    for i in range(NR):
-        r = SWAP_ORDER[mode - 1, i]
-        k = hand[r] + obs[row + r]
-        while k > 0 and need > 0:
-            choice = choice * NR + r
-            need -= 1
-            k -= 1
-    return choice
-
-
-@kernel
-def lowest_blind(obs):
-    """The lowest-numbered remaining blind position."""
-    base = BLIND_PRESENT + obs[SEAT] * 3
-    for pos in range(3):
-        if obs[base + pos]:
-            return pos
-    return 0
-
-
-@kernel
-def next_in(obs):
-    """The next seat still in (R4), or the deciding seat when no one else is."""
-    n = obs[PLAYERS]
-    seat = obs[SEAT]
-    s = seat
-    for _ in range(n - 1):
-        s += 1
-        if s >= n:
-            s = 0
-        if obs[PLACE + s] == 0:
-            return s
-    return seat
-
-
-@kernel
-def cards_held(obs, seat):
-    return obs[HAND_SIZE + seat] + obs[FACEUP_SIZE + seat] + obs[BLIND_SIZE + seat]
-
-
-@kernel
-def play_copies(obs, hand, rank, max_copies):
-    """A play of `rank` from the source: all copies, or at most `max_copies` from the hand
-    while the talon lasts; V11 face-up cards join a play that empties the hand."""
-    held = held_in_source(obs, hand, rank)
-    count = held
-    if count > max_copies and obs[SOURCE] == SRC_HAND and obs[TALON_SIZE] > 0:
-        count = max_copies
-    return play(rank, count, faceup_addable(obs, hand, rank, count))
-
-
-@kernel
-def pile_is_strong(obs, min_rank):
-    """Every card in the pile is a 2 or an ordinary rank >= min_rank (a 10 never stays on it)."""
-    for r in range(1, NR):
-        if obs[PILE_COUNTS + r] > 0 and r < min_rank:
-            return False
-    return True
+K = knob_ids(KNOBS)
 
 
 @strategy_function
 def decide(obs, hand, params, rng):
-    if obs[DECISION] == SWAP:
-        return swap_pick(obs, hand, int(params[K_SWAP]))
-    if obs[DECISION] != TURN:
+    if decision(obs) == SWAP:
+        return swap_by_mode(obs, hand, int(params[K.swap]))
+    if decision(obs) != TURN:
         return lowest_blind(obs)
-    max_copies = int(params[K_MAX_COPIES])
-    must = obs[MUST_PLAY]
-    if must >= 0:  # V12
-        return play_copies(obs, hand, must, max_copies)
-    pile = obs[PILE_SIZE]
-    # Voluntary pickup of a small strong pile (R14), from the hand phase only.
-    if pile > 0 and pile <= params[K_PICKUP_MAX] and obs[SOURCE] == SRC_HAND:
-        if pile_is_strong(obs, int(params[K_PICKUP_MIN_RANK])):
-            return PICKUP
-    ten_ok = held_in_source(obs, hand, TEN) > 0 and legal_now(obs, TEN)
-    if ten_ok and pile >= params[K_BURN_MIN]:
-        return play_copies(obs, hand, TEN, max_copies)
-    lo = -1
-    hi = -1
-    for i in range(11):
-        r = ORDINARY[i]
-        if held_in_source(obs, hand, r) > 0 and legal_now(obs, r):
-            if lo < 0:
-                lo = r
-            hi = r
-    has_two = held_in_source(obs, hand, TWO) > 0
-    if lo >= 0:
-        if has_two and params[K_SAVE_TWOS] == 0 and lo >= params[K_TWO_ABOVE]:
-            return play_copies(obs, hand, TWO, max_copies)
-        r = lo
-        if params[K_ORDER] != 0 and obs[TALON_SIZE] > 0 and obs[HAND_SIZE + obs[SEAT]] <= 3:
-            # "While drawing": not with a hand swollen by a pickup, where playing high cards
-            # would make players pass the pile round and round without drawing (R20 stalls).
-            r = hi
-        elif params[K_BLOCK] != 0 and cards_held(obs, next_in(obs)) <= params[K_BLOCK_CARDS]:
-            r = hi
-        return play_copies(obs, hand, r, max_copies)
-    if has_two:
-        return play_copies(obs, hand, TWO, max_copies)
-    if ten_ok:
-        return play_copies(obs, hand, TEN, max_copies)
-    if params[K_CHANCE] != 0 and obs[CAN_CHANCE] != 0:
-        return CHANCE
-    return PICKUP
+    copies = int(params[K.max_copies])
+    return turn_cascade(obs, hand, TurnPlan(
+        pickup_max=params[K.pickup_max], pickup_min_rank=params[K.pickup_min_rank], pickup_beaters=OFF,
+        burn_min=params[K.burn_min], burn_answers=OFF,
+        two_above=params[K.two_above] if params[K.save_twos] == 0 else NEVER, two_specials=OFF,
+        aim_p=0.0, aim_pile=OFF, high_while_drawing=params[K.order],
+        block_cards=params[K.block_cards] if params[K.block] != 0 else OFF,
+        chance=params[K.chance], chance_p=OFF, ordinary_copies=copies, special_copies=copies))
 
 
 PRESETS = {
     # The Norwegian page's tips (seeds/002): basic already follows the first three, so these
     # presets play like basic; each has a contrast preset that breaks the tip.
-    "best-faceup": {"swap": 1},          # "Legg de beste kortene åpent på bordet" (A, 2, 10 face-up)
-    "keep-deal": {"swap": 0},            # contrast: no swap at all
-    "specials-in-hand": {"swap": 4},     # contrast: 2s and 10s kept in hand
-    "low-early": {"order": 0},           # "Bruk lave kort tidlig" (lowest legal rank first)
-    "high-early": {"order": 1},          # contrast: highest legal rank first while drawing
-    "no-early-burn": {"burn_min": 104},  # "Ikke brenn for tidlig": a 10 only when otherwise stuck
-    "burn-early": {"burn_min": 1},       # contrast: burn any pile as soon as a 10 is held
-    "chancer": {"chance": 1},            # the page's "sjanse" (V5) instead of a forced pickup
+    "best-faceup": Preset("tip 'Legg de beste kortene åpent': the best 3 cards face-up (as basic)", swap=1),
+    "keep-deal": Preset("contrast to best-faceup: no swap at all", swap=0),
+    "specials-in-hand": Preset("contrast to best-faceup: 2s and 10s kept in hand", swap=4),
+    "low-early": Preset("tip 'Bruk lave kort tidlig': the lowest legal rank first (as basic)", order=0),
+    "high-early": Preset("contrast to low-early: the highest legal rank first while drawing", order=1),
+    "no-early-burn": Preset("tip 'Ikke brenn for tidlig': a 10 only when otherwise stuck (as basic)",
+                            burn_min=104),
+    "burn-early": Preset("contrast to no-early-burn: burn any pile as soon as a 10 is held", burn_min=1),
+    "chancer": Preset("the page's 'sjanse' (V5): turn the talon's top card rather than pick up", chance=1),
     # Other arguments players have.
-    "spend-twos": {"save_twos": 0, "two_above": KING},  # a 2 rather than a K or an A
-    "hold-back": {"max_copies": 1},      # one card a turn while the talon lasts
-    "pickup-small": {"pickup_max": 3, "pickup_min_rank": KING},  # take piles of <= 3 cards of K, A, 2
-    "blocker": {"block": 1, "block_cards": 3},  # highest card at a player about to go out
+    "spend-twos": Preset("a 2 rather than a K or an A", save_twos=0, two_above=KING),
+    "hold-back": Preset("one card a turn while the talon lasts, keeping pairs", max_copies=1),
+    "pickup-small": Preset("take piles of up to 3 cards of K, A and 2s", pickup_max=3, pickup_min_rank=KING),
+    "blocker": Preset("the highest card at a player about to go out", block=1, block_cards=3),
 }
 
 STRATEGY = Strategy(
@@ -225,4 +98,5 @@ STRATEGY = Strategy(
                 "pickups, blocking, chance; defaults = basic",
     knobs=KNOBS,
     presets=PRESETS,
+    looks_at=("own cards", "pile", "the next player's card count"),
 )

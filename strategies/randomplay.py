@@ -1,11 +1,9 @@
 """`random`: uniform over the legal moves, from the seat's own seeded stream."""
 from idiotsim.jit import kernel
-
-from idiotsim.observation import (BLIND_PRESENT, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP,
-                                  MUST_PLAY, NR, SEAT, SWAP, TURN)
+from idiotsim.observation import BLIND_PRESENT, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, MUST_PLAY, NR, SEAT
 from idiotsim.rng import nb_below
-from idiotsim.strategy_api import (CHANCE, PICKUP, SIG, Strategy, faceup_addable, held_in_source,
-                                   legal_now, play, strategy_function, swap_choice)
+from idiotsim.toolkit import (CHANCE, PICKUP, SIG, SWAP, TURN, Strategy, faceup_addable, held_in_source, legal_now,
+                              play, strategy_function, swap_choice)
 
 
 @kernel
@@ -84,4 +82,5 @@ STRATEGY = Strategy(
     decide=decide,
     description="Uniform over legal moves (voluntary pickups and chance included); seeded per seat",
     stochastic=True,
+    looks_at=("own cards", "pile top", "its random stream"),
 )

@@ -1,16 +1,18 @@
 """The strategy library (strategies/, docs/strategies.md).
 
-- Every shipped strategy and preset plays 10,000 games on the numba engine in
-  every rules variant, seated with `basic`, `random` and itself, without an
-  illegal move (play_games raises IllegalMoveError otherwise).
-- Both engines make identical decisions: the numba trace and the reference
-  trace agree event for event, and so do the checksums of every observation.
+- Every distinct shipped strategy passes the generic checks of
+  ``idiotsim.checks`` (what ``idiotsim check-strategy`` runs on any strategy):
+  7,000 games in every rules variant over 2..10 players without an illegal
+  move (more decisions than 10,000 four-player games), deterministic replay,
+  and identical decisions in both engines (traces and observation checksums)
+  on 8 games per variant over 2..10 players (4 for `random`).
 - `heuristic` with its defaults (and the presets that claim basic's behaviour,
   and `counter` with count=0) plays exactly like `basic`.
 - Each knob does what its doc says, checked decision by decision on reference
   games (a recorder logs the observation, hand and action of every decision)
   or on trace lines, and moves behaviour in the direction it claims.
-- The worked example of docs/strategies.md loads from a file and plays.
+- The worked example of docs/strategies.md loads from a file, runs with
+  ``idiotsim run``, passes the checks and plays like `heuristic:burn_min=N`.
 - Hidden information: two reference states that differ only in blind cards,
   other players' hand cards and the talon order give identical observations.
 """
@@ -28,40 +30,27 @@ import pytest
 
 from idiotsim import cli
 from idiotsim import observation as ob
-from idiotsim.cards import RANK_OF_NAME
+from idiotsim import toolkit
+from idiotsim.cards import ACE, JACK, KING, ORDINARY_RANKS, RANK_OF_NAME, TEN, TWO
+from idiotsim.checks import VARIANTS, cell_rules, check_strategy
 from idiotsim.errors import UserError
 from idiotsim.reference import Round, play_match
 from idiotsim.rng import SEAT_STREAM, new_state, shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games, trace_game
-from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, Strategy, load_strategies, load_strategy
-from idiotsim.strategies import STRATEGIES, counter
+from idiotsim.strategy_api import (CHANCE, PICKUP, SeatStrategy, Strategy, describe, load_strategies,
+                                   load_strategy)
+from idiotsim.strategies import STRATEGIES
+from idiotsim.strategies.cascade import p_none_drawn
 
 SEED = 20240923
 NAMES = sorted(STRATEGIES)
-TWO, TEN, JACK, KING, ACE = 0, 8, 9, 11, 12
-ORDINARY = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
+ORDINARY = list(ORDINARY_RANKS)
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "strategies.md"
 
-VARIANTS = {
-    "default": {},
-    "low_rank_7": {"low_rank": 7},
-    "low_rank_9": {"low_rank": 9},
-    "lowest_starts": {"lowest_starts": True},
-    "rounds_3": {"rounds": 3},
-    "chance": {"chance": True},
-    "ten_only_on_lower": {"ten_only_on_lower": True},
-    "decks_2_players_6": {"decks": 2, "players": 6},
-    "idiot_deals_rounds_2": {"idiot_deals": True, "rounds": 2},
-    "no_burn_plays_again": {"burn_plays_again": False},
-    "six_burn_3": {"six_burn": 3},
-    "last_hand_with_faceup": {"last_hand_with_faceup": True},
-    "opening_lowest": {"lowest_starts": True, "opening_lowest": True},
-}
-
-
 def rules_of(variant: str) -> Rules:
-    return Rules(**VARIANTS[variant])
+    """A rules variant of the generic checks; the two-deck one at 6 players (V7)."""
+    return cell_rules(variant, 6 if "decks" in VARIANTS[variant] else 4)
 
 
 def mixed_seats(name: str, players: int) -> list:
@@ -78,21 +67,7 @@ def decks_of(rules: Rules, seed: int, game: int) -> list:
     return [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
 
 
-# ---- every strategy, every variant -------------------------------------------
-
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("name", NAMES)
-def test_plays_10000_games_in_every_variant(name, variant):
-    rules = rules_of(variant)
-    n = rules.players
-    result = play_games(rules, mixed_seats(name, n), SEED, 0, 10_000)
-    places = result["places"]
-    assert places.shape == (10_000, n)
-    assert places.min() >= 1 and places.max() <= n
-    if rules.rounds == 1:
-        assert (np.sort(places, axis=1) == np.arange(1, n + 1)).all()
-    assert result["stalled"].mean() < 0.05
-
+# ---- every strategy: the generic checks ----------------------------------------------
 
 def _distinct_players() -> list:
     """One name per distinct (decision function, knob values): the presets that set knobs to their
@@ -114,19 +89,15 @@ def test_presets_at_default_knobs_are_their_family():
         assert a.strategy is b.strategy and np.array_equal(a.params, b.params)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("name", _distinct_players())
-def test_both_engines_make_identical_decisions(name, variant):
-    rules = rules_of(variant)
-    seats = mixed_seats(name, rules.players)
-    games = 4 if name == "random" else 12  # random seats make long games; the reference engine is slow
-    for game in range(1000, 1000 + games):
-        obs_log: list = []
-        ref = play_match(decks_of(rules, SEED, game), rules, seats, SEED, game, obs_log=obs_log)
-        events, checksums, places = trace_game(rules, seats, SEED, game)
-        assert public(ref.events) == events, f"{name} {variant} game {game}"
-        assert obs_log == checksums, f"{name} {variant} game {game}: observations differ"
-        assert ref.places == places
+def test_passes_the_generic_checks(name):
+    # Sized by decisions, not games: spread over 2..10 players (two decks from 6), a game holds
+    # about 1.5x the decisions of a 4-player game. Random seats make long games, and the
+    # reference engine is slow: fewer traced games for `random`.
+    report = check_strategy(name, games=7_000, sample=4 if name == "random" else 8, speed=False)
+    assert report.ok, report.render()
+    legal = dict(report.results[0].measures)
+    assert legal["games"] >= 14 * 7_000 and legal["stalled"] < 0.05
 
 
 # ---- the basic equivalents -----------------------------------------------------
@@ -135,7 +106,7 @@ BASIC_EQUIVALENTS = ("heuristic", "best-faceup", "low-early", "no-early-burn", "
                      "heuristic:chance=1")  # chance only acts under V5 (not in these rules)
 
 
-@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "chance"])
+@pytest.mark.parametrize("variant", [v for v, fields in VARIANTS.items() if "chance" not in fields])
 def test_heuristic_defaults_play_exactly_like_basic(variant):
     rules = rules_of(variant)
     n = rules.players
@@ -276,7 +247,7 @@ def swap_lines(rules, spec, games=200):
     return rows
 
 
-BASIC_KEY = {r: (11 if r == TWO else 12 if r == TEN else (r - 1 if r < TEN else r - 2)) for r in range(13)}
+BASIC_KEY = {r: (11 if r == TWO else 12 if r == TEN else (r - 1 if r < TEN else r - 2)) for r in range(13)}  # RULES.md
 
 
 def test_swap_modes():
@@ -433,17 +404,51 @@ def others(o, h, q) -> int:
     return int(4 * o[ob.DECKS] - o[ob.BURNED + q] - o[ob.PILE_COUNTS + q] - o[ob.FACEUP + 13 * seat + q] - h[q])
 
 
+def unseen(o, h, q) -> int:
+    """Of those, the cards nobody has seen: not face-up anywhere, not KNOWN in an opponent's hand."""
+    seat = o[ob.SEAT]
+    seen = sum(o[ob.FACEUP + 13 * s + q] + o[ob.KNOWN + 13 * s + q] for s in range(o[ob.PLAYERS]) if s != seat)
+    return others(o, h, q) - int(seen)
+
+
+def unseen_total(o) -> int:
+    """The talon, every blind card and the opponents' hand cards that are not KNOWN."""
+    seat = o[ob.SEAT]
+    return int(o[ob.TALON_SIZE] + sum(o[ob.BLIND_SIZE + s] for s in range(o[ob.PLAYERS])) + sum(
+        o[ob.HAND_SIZE + s] - o[ob.KNOWN + 13 * s: ob.KNOWN + 13 * s + 13].sum()
+        for s in range(o[ob.PLAYERS]) if s != seat))
+
+
+def p_cannot_beat(o, h, top: int, nxt: int) -> float:
+    """docs/strategies.md: the chance that seat nxt can play nothing on a pile topped by `top`."""
+    beaters = [q for q in range(13) if legal(_top(o, top), q)]
+    known = o[ob.KNOWN + 13 * nxt: ob.KNOWN + 13 * nxt + 13]
+    faceup = o[ob.FACEUP + 13 * nxt: ob.FACEUP + 13 * nxt + 13]
+    if o[ob.HAND_SIZE + nxt] > 0:  # the KNOWN cards are in sight, the rest are unseen
+        if any(known[q] for q in beaters):
+            return 0.0
+        k = int(o[ob.HAND_SIZE + nxt] - known.sum())
+        if k <= 0:
+            return 1.0
+    elif o[ob.FACEUP_SIZE + nxt] > 0:
+        return 0.0 if any(faceup[q] for q in beaters) else 1.0
+    else:
+        k = 1  # one blind card
+    return p_none_drawn(unseen_total(o), sum(unseen(o, h, q) for q in beaters), k)  # hypergeometric
+
+
 def test_counter_counts_are_consistent():
     log, _ = record("counter", Rules(players=5), games=40, others="random")
     checked = 0
     for o, h, a in log:
         if o[ob.DECISION] == ob.SWAP:
             continue
-        unseen = [counter.unseen(o, h, q) for q in range(13)]
-        assert min(unseen) >= 0
-        assert sum(unseen) == counter.unseen_total(o)  # U is exactly the cards nobody has seen
+        counts = [toolkit.unseen(o, h, q) for q in range(13)]
+        assert min(counts) >= 0
+        assert counts == [unseen(o, h, q) for q in range(13)]
+        assert sum(counts) == toolkit.unseen_total(o) == unseen_total(o)  # U: exactly the cards nobody has seen
         for q in range(13):
-            assert counter.others(o, h, q) == others(o, h, q)
+            assert toolkit.with_others(o, h, q) == others(o, h, q)
         checked += 1
     assert checked > 500
 
@@ -452,14 +457,15 @@ def test_counter_aims_at_the_next_player():
     log, traces = record("counter", games=150)
     above = [(o, h, a, lo) for o, h, a, lo in chosen_ordinary(log) if rank_of(a) != min(lo)]
     assert above
-    for o, h, a, lo in above:
-        assert o[ob.PILE_SIZE] >= 4  # force_pile
+    for o, h, a, lo in chosen_ordinary(log):
         nxt = next_in(o)
-        u = counter.unseen_total(o)
-        assert counter.p_cannot_beat(o, h, rank_of(a), nxt, u) >= 0.9
-        for r in lo:
-            if r < rank_of(a):
-                assert counter.p_cannot_beat(o, h, r, nxt, u) < 0.9
+        if o[ob.PILE_SIZE] < 4 or nxt == o[ob.SEAT]:  # force_pile; nobody to aim at
+            assert rank_of(a) == min(lo)
+            continue
+        qualified = [r for r in sorted(set(lo)) if p_cannot_beat(o, h, r, nxt) >= 0.9]
+        assert rank_of(a) == (qualified[0] if qualified else min(lo))
+    for o, h, a, lo in above:
+        nxt = next_in(o)
         if o[ob.HAND_SIZE + nxt] == 0 and o[ob.FACEUP_SIZE + nxt] > 0:
             # A face-up-phase opponent's cards are all in sight: the aimed card is unbeatable.
             row = o[ob.FACEUP + 13 * nxt: ob.FACEUP + 13 * nxt + 13]
@@ -529,6 +535,29 @@ def test_metadata_of_every_strategy():
     assert tips <= set(STRATEGIES)
 
 
+def test_every_name_has_a_one_line_description():
+    for name, family in STRATEGIES.items():
+        info = describe(name)
+        assert info.family == family.name and info.summary and "\n" not in info.summary
+        assert info.looks_at and all(isinstance(x, str) for x in info.looks_at)
+        assert [k.name for k in info.knobs] == [k.name for k in family.knobs]
+        if name == family.name:
+            assert info.preset_of is None and info.changes == {} and info.summary == family.description
+            assert not any(k.changed for k in info.knobs)
+        else:
+            preset = family.presets[name]
+            assert info.preset_of == family.name and info.summary == preset.summary != family.description
+            assert info.changes == {k: float(v) for k, v in preset.items()}
+            assert {k.name: k.value for k in info.knobs} == dict(zip([k.name for k in family.knobs],
+                                                                     load_strategy(name).params))
+    spend = describe("spend-twos")
+    assert spend.changes_text() == "save_twos=0, two_above=11" and spend.stochastic is False
+    assert [k.name for k in spend.knobs if k.changed] == ["save_twos", "two_above"]
+    assert describe("counter").counts_cards and describe("random").stochastic
+    with pytest.raises(UserError, match="unknown strategy 'nope'"):
+        describe("nope")
+
+
 def test_preset_knob_overrides():
     seat = load_strategy("blocker:block_cards=5")
     assert seat.strategy.name == "heuristic"
@@ -564,25 +593,42 @@ def docs_example() -> str:
     return found[0]
 
 
-def test_docs_example_loads_and_plays(tmp_path, capsys):
+def code_lines(source: str) -> list:
+    return [ln for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+
+def test_docs_example_is_a_complete_strategy_in_15_lines(tmp_path, capsys):
+    source = docs_example()
+    assert len(code_lines(source)) <= 15, len(code_lines(source))
     path = tmp_path / "my_strategy.py"
-    path.write_text(docs_example())
+    path.write_text(source)
     seat = load_strategy(f"{path}:BURNER")
     assert seat.strategy.name == "burner" and list(seat.params) == [8.0]
-    assert list(load_strategy(f"{path}:BURNER:burn_at=20").params) == [20.0]
-    for variant in ("default", "chance", "opening_lowest", "ten_only_on_lower", "last_hand_with_faceup"):
-        rules = rules_of(variant)
-        seats = [seat, load_strategy("basic"), seat, load_strategy("random")]
-        play_games(rules, seats, SEED, 0, 2000)
-        for game in range(5):
-            ref = play_match(decks_of(rules, SEED, game), rules, seats, SEED, game)
-            assert public(ref.events) == trace_game(rules, seats, SEED, game)[0]
+    assert list(load_strategy(f"{path}:BURNER:min_pile=20").params) == [20.0]
+    report = check_strategy(f"{path}:BURNER", games=1_000, sample=2)
+    assert report.ok, report.render()
     with pytest.raises(SystemExit) as exc:
         cli.main(["run", "--out", str(tmp_path / "out"), "--games", "500", "--players", "4",
-                  "--strategies", f"{path}:BURNER,basic,{path}:BURNER:burn_at=20,basic"])
+                  "--strategies", f"{path}:BURNER,basic,{path}:BURNER:min_pile=20,basic"])
     captured = capsys.readouterr()
     assert exc.value.code == 0, captured.err
     assert "placements (500 games" in captured.out
+
+
+@pytest.mark.parametrize("variant", ["default", "V5 chance", "V12 opening_lowest", "V6 ten_only_on_lower",
+                                     "V11 last_hand_with_faceup", "V7 decks=2", "all variants"])
+def test_docs_example_burns_like_heuristic_burn_min(tmp_path, variant):
+    """"Burn with a 10 when the pile holds >= N cards, else play like basic" is heuristic:burn_min=N."""
+    path = tmp_path / "my_strategy.py"
+    path.write_text(docs_example())
+    rules = rules_of(variant)
+    for n in (0, 5, 8):
+        example = mixed_seats(f"{path}:BURNER:min_pile={n}", rules.players)
+        burner = mixed_seats(f"heuristic:burn_min={n}", rules.players)
+        got, want = play_games(rules, example, SEED, 0, 3000), play_games(rules, burner, SEED, 0, 3000)
+        for key in want:
+            assert np.array_equal(got[key], want[key]), (n, key)
+        assert trace_game(rules, example, SEED, 7)[0] == trace_game(rules, burner, SEED, 7)[0]
 
 
 def test_a_strategy_file_loads_again_from_the_numba_cache(tmp_path):
