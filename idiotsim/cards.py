@@ -1,4 +1,4 @@
-"""Ranks, card codes and deck strings (RULES.md R1-R3, R5, V7).
+"""Ranks, card codes and deck strings (docs/rules.md R1-R3, R5, V7).
 
 Ranks are small integers, in the order of the R3 codes:
 ``0='2', 1='3', ..., 7='9', 8='10', 9='J', 10='Q', 11='K', 12='A'``.
@@ -24,7 +24,7 @@ HAND_TARGET = 3  # R5, R16.1: cards dealt to each row, and the hand size drawing
 ORDINARY_RANKS = tuple(r for r in range(NUM_RANKS) if r not in (TWO, TEN))
 ORDINARY_MASK = sum(1 << r for r in ORDINARY_RANKS)
 
-# The `basic` key (RULES.md, reference strategy): 3 < ... < 9 < J < Q < K < A < 2 < 10.
+# The `basic` key (docs/rules.md, the reference strategy): 3 < ... < 9 < J < Q < K < A < 2 < 10.
 # BASIC_ORDER lists the ranks by the key, lowest first; BASIC_KEY[rank] is the rank's place in it.
 BASIC_ORDER = ORDINARY_RANKS + (TWO, TEN)
 BASIC_KEY = np.array([BASIC_ORDER.index(r) for r in range(NUM_RANKS)], dtype=np.int64)

@@ -4,7 +4,7 @@ Layout (offsets are module constants; a strategy reads e.g. ``obs[PILE_TOP]``
 or ``obs[FACEUP + seat * 13 + rank]``). Everything here is known to every
 player at the table; the deciding player's own hand goes alongside as a
 separate 13-count array. Blind cards, other players' unseen hand cards and
-the talon order are never in it (RULES.md R6, R15).
+the talon order are never in it (docs/rules.md R6, R15).
 
 Header (scalars)
   DECISION     SWAP, TURN or BLIND

@@ -1,7 +1,7 @@
-"""The reference engine: RULES.md as plain, readable Python.
+"""The reference engine: docs/rules.md as plain, readable Python.
 
 This is the executable spec. It favours being checked line by line against
-RULES.md over speed; the numba engine (``idiotsim.engine``) must produce the
+docs/rules.md over speed; the numba engine (``idiotsim.engine``) must produce the
 same trace from the same deck. Rule ids are cited where a line implements them.
 
 Cards are card codes (``rank * 4 + suit``, see ``idiotsim.cards``); suits

@@ -91,9 +91,10 @@ def registry() -> dict:
 
 
 def _registered(name: str) -> Strategy:
-    if name not in STRATEGIES:
-        raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(STRATEGIES))}")
-    return STRATEGIES[name]
+    strategies = registry()
+    if name not in strategies:
+        raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(strategies))}")
+    return strategies[name]
 
 
 def load_strategy(spec: str) -> SeatStrategy:
@@ -173,15 +174,17 @@ class StrategyInfo:
     stochastic: bool
     counts_cards: bool
     looks_at: tuple
+    presets: tuple = ()  # a family's presets
 
     def changes_text(self) -> str:
         """``swap=0, burn_min=1``: the knobs a preset sets; empty for a family."""
         return ", ".join(f"{k}={v:g}" for k, v in self.changes.items())
 
 
-def describe(name: str) -> StrategyInfo:
-    """The description of a registered strategy or preset (UserError for an unknown name)."""
-    strategy = _registered(name)
+def describe(name: str, strategy: Strategy | None = None) -> StrategyInfo:
+    """The description of a registered strategy or preset (UserError for an unknown name), or of
+    `strategy` itself (a strategy loaded from a file) when given."""
+    strategy = strategy or _registered(name)
     preset = strategy.presets.get(name, {})
     changes = {k.name: float(preset[k.name]) for k in strategy.knobs if k.name in preset}
     knobs = tuple(KnobSetting(k.name, changes.get(k.name, float(k.default)), float(k.default), float(k.low),
@@ -191,4 +194,5 @@ def describe(name: str) -> StrategyInfo:
     return StrategyInfo(
         name=name, family=strategy.name, summary=summary,
         preset_of=strategy.name if is_preset else None, changes=changes, knobs=knobs,
-        stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at))
+        stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at),
+        presets=() if is_preset else tuple(strategy.presets))

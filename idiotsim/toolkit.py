@@ -372,7 +372,7 @@ def unseen_total(obs):
     return u
 
 
-# ---- playing like `basic` (RULES.md's reference strategy) -----------------------------
+# ---- playing like `basic` (docs/rules.md's reference strategy) -----------------------------
 
 # Ranks from the most wanted face-up: the `basic` key, highest first (10, 2, A, K, ..., 3).
 BASIC_PREFERENCE = np.array(BASIC_ORDER[::-1], dtype=np.int64)

@@ -1,4 +1,4 @@
-"""`basic`: the deterministic reference strategy of RULES.md, exactly."""
+"""`basic`: the deterministic reference strategy of docs/rules.md, exactly."""
 from idiotsim.toolkit import Strategy, play_like_basic, strategy_function
 
 
@@ -10,6 +10,6 @@ def decide(obs, hand, params, rng):
 STRATEGY = Strategy(
     name="basic",
     decide=decide,
-    description="RULES.md reference: best 3 face-up; lowest legal rank, all copies; 2s, then 10s; never picks up by choice",
+    description="the docs/rules.md reference: best 3 face-up; lowest legal rank, all copies; 2s, then 10s; never picks up by choice",
     looks_at=("own cards", "pile top"),
 )

@@ -2,7 +2,7 @@
 about how to play Idiot (which cards lie face-up, when to burn, when to spend
 a 2, whether to hold copies back, voluntary pickups, blocking, V5 chance).
 
-With every knob at its default it plays exactly like `basic` (RULES.md); the
+With every knob at its default it plays exactly like `basic` (docs/rules.md); the
 tests check that both engines give identical traces. Each knob is described in
 ``KNOBS`` below and in docs/strategies.md.
 
@@ -73,7 +73,7 @@ def decide(obs, hand, params, rng):
 
 
 PRESETS = {
-    # The Norwegian page's tips (seeds/002): basic already follows the first three, so these
+    # The Norwegian page's tips (docs/rules.md, "Sources"): basic already follows the first three, so these
     # presets play like basic; each has a contrast preset that breaks the tip.
     "best-faceup": Preset("tip 'Legg de beste kortene åpent': the best 3 cards face-up (as basic)", swap=1),
     "keep-deal": Preset("contrast to best-faceup: no swap at all", swap=0),

@@ -118,3 +118,27 @@ def test_a_bad_spec_is_a_one_line_user_error(spec, message):
 def test_a_bad_game_count_is_a_user_error():
     with pytest.raises(UserError, match="--games >= 1"):
         check_strategy("basic", games=0)
+
+
+# ---- the command -------------------------------------------------------------------
+
+def test_check_strategy_command_prints_the_table_and_passes(capsys):
+    code, out, err = run_cli(capsys, "check-strategy", "heuristic:burn_min=6", "--games", "60")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "check-strategy heuristic:burn_min=6"
+    assert out.rstrip().endswith("verdict: PASS")
+
+
+def test_check_strategy_command_fails_an_illegal_move_in_one_line_with_exit_2(tmp_path, capsys):
+    spec = write(tmp_path, ILLEGAL) + ":BAD"
+    code, out, err = run_cli(capsys, "check-strategy", spec, "--games", "200")
+    assert code == 2
+    assert "verdict: FAIL (legal moves)" in out
+    assert err.count("\n") == 1 and err.startswith(f"error: {spec} fails check-strategy: legal moves: ")
+    assert re.search(r"illegal move in game \d+ \(seed \d+\)", err)
+
+
+@pytest.mark.parametrize("args", [["nosuch"], ["basic", "--games", "0"]])
+def test_check_strategy_command_bad_input_is_one_line(capsys, args):
+    code, out, err = run_cli(capsys, "check-strategy", *args)
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1

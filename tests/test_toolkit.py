@@ -1,5 +1,5 @@
 """``idiotsim.toolkit``: the accessors read what their names say, the helpers agree
-with plain-Python readings of RULES.md on observations from real games, knobs
+with plain-Python readings of docs/rules.md on observations from real games, knobs
 read by name are the right knobs, and the strategy modules form no import cycle
 and define each shared constant once.
 """
@@ -128,7 +128,7 @@ def test_swap_helpers(table):
         row = o[ob.FACEUP + 13 * o[ob.SEAT]: ob.FACEUP + 13 * o[ob.SEAT] + 13]
         six = sorted([r for r in range(13) for _ in range(h[r] + row[r])], key=lambda r: BASIC_KEY[r])
         best = tk.swap_best(o, h, tk.BASIC_PREFERENCE)
-        assert sorted([best % 13, best // 13 % 13, best // 169]) == sorted(six[3:])  # RULES.md: basic's swap
+        assert sorted([best % 13, best // 13 % 13, best // 169]) == sorted(six[3:])  # docs/rules.md: basic's swap
         kept = tk.swap_keep_deal(o)
         assert sorted([kept % 13, kept // 13 % 13, kept // 169]) == [r for r in range(13) for _ in range(row[r])]
 

@@ -7,11 +7,12 @@
 - ``tournaments``: tournament, summarize, demo
 - ``report``: report (experiment specs)
 - ``strategy_list``: strategies [NAME]
+- ``check``: check-strategy SPEC
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import play, report, strategy_list, tournaments
+from idiotsim.cli import check, play, report, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
@@ -22,6 +23,7 @@ COMMANDS = {
     "summarize": tournaments.summarize,
     "demo": tournaments.demo,
     "strategies": strategy_list.strategies,
+    "check-strategy": check.check_strategy,
     "report": report.report,
 }
 
