@@ -46,6 +46,10 @@ class OptimizeConfig:
     sigma: float = 0.2  # initial step, as a share of each knob's range
     validation_games: int = 200_000  # games per comparator on held-out deals (0: no validation)
     sensitivity_games: int = 100_000  # games per reset knob or group (0: no sensitivity table)
+    # R20 for the search games only (0: the rules' limit). Candidates far from good play can
+    # cycle (two players passing the same cards round); each such game would otherwise play the
+    # full 10,000 actions, 100 normal games' work. Validation and sensitivity use the rules as given.
+    search_action_limit: int = 1_000
     rules: dict = dataclass_field(default_factory=dict)
 
     def as_json(self) -> dict:
@@ -62,6 +66,11 @@ class Problem:
     knob_index: list  # indices into start.params of the searched knobs
     deals_per_eval: int
     population: int
+
+    @property
+    def search_rules(self) -> Rules:
+        limit = self.config.search_action_limit
+        return self.rules if limit == 0 else self.rules.replace(action_limit=min(limit, self.rules.action_limit))
 
     @property
     def family(self) -> Strategy:
@@ -194,6 +203,7 @@ def validate_config(config: OptimizeConfig) -> Problem:
     _positive("--generations", config.generations)
     _positive("--validation-games", config.validation_games, 0)
     _positive("--sensitivity-games", config.sensitivity_games, 0)
+    _positive("--search-action-limit", config.search_action_limit, 0)
     if config.population is not None:
         _positive("--population", config.population, 2)
     if not (isinstance(config.sigma, (int, float)) and 0 < config.sigma <= 1):

@@ -20,7 +20,7 @@ def command_line(config: OptimizeConfig, out: str) -> str:
             "--field", ",".join(config.field), "--seed", config.seed, "--out", out,
             "--games-per-eval", config.games_per_eval, "--generations", config.generations,
             "--sigma", config.sigma, "--validation-games", config.validation_games,
-            "--sensitivity-games", config.sensitivity_games]
+            "--sensitivity-games", config.sensitivity_games, "--search-action-limit", config.search_action_limit]
     if config.knobs:
         args += ["--knobs", ",".join(config.knobs)]
     for flag, value in (("--budget", config.budget), ("--population", config.population)):
@@ -115,7 +115,10 @@ def markdown(problem: Problem, out: str, evaluations: pl.DataFrame, best_values:
              f"Every candidate of a generation, the distribution mean and the control ({config.field[0]}) play the "
              "same deals in the same seats with the same random draws; a candidate's score is its paired "
              "difference in mean place to the control (negative = better). Fresh deals each generation; the "
-             "validation and sensitivity deals were never used in the search.", "",
+             "validation and sensitivity deals were never used in the search. "
+             + (f"Search games stop at {problem.search_rules.action_limit:,} actions (R20; candidates that cycle "
+                "would otherwise play the full limit); validation and sensitivity use the rules' limit."
+                if problem.search_rules.action_limit != problem.rules.action_limit else ""), "",
              "## Best (the final distribution mean, `best.toml`)", "",
              "| knob | start | best | range |", "|---|---|---|---|"]
     for knob in problem.knobs:

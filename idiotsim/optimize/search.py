@@ -100,7 +100,7 @@ def play_generation(problem: Problem, optimiser, generation: int) -> list:
         asked = optimiser.ask()
     arms = [problem.with_knobs(mean_values(optimiser), "mean")]
     arms += [problem.with_knobs(x, f"candidate {i}") for i, x in enumerate(asked)]
-    places = focal_places(problem.rules, [problem.control] + arms, problem.field, config.seed,
+    places = focal_places(problem.search_rules, [problem.control] + arms, problem.field, config.seed,
                           search_deals(problem, generation))
     rows = []
     for number, (arm, arm_places) in enumerate(zip(arms, places[1:]), start=-1):
