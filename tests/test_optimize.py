@@ -65,7 +65,7 @@ def test_holm_levels_agree_with_holm_decisions():
 
 def small_config(**changes) -> OptimizeConfig:
     fields = dict(strategy="heuristic:swap=0,order=1", players=4, knobs=("swap", "order"), games_per_eval=1200,
-                  generations=6, seed=3, validation_games=8000, sensitivity_games=4000)
+                  generations=6, seed=3, selection_games=2000, validation_games=8000, sensitivity_games=4000)
     fields.update(changes)
     return OptimizeConfig(**fields)
 
@@ -77,6 +77,9 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     knobs = {k.name: v for k, v in zip(best.strategy.knobs, best.params)}
     assert (knobs["swap"], knobs["order"]) == (1, 0)  # basic's choices: best cards face-up, low cards first
     assert best.label == str(out / "best.toml")
+    selection = pl.read_csv(out / "selection.csv").sort("diff")
+    assert selection.height == 7 and selection["finalist"][-1] == "mean of generation 0"  # the start: worst
+    assert (selection["knob_swap"][0], selection["knob_order"][0]) == (1, 0)
     validation = pl.read_csv(out / "validation.csv")
     start = validation.filter(pl.col("comparator").str.starts_with("start"))
     assert start["diff_hi"][0] < -0.1 and start["significant"][0]
@@ -86,10 +89,11 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
         evaluations.columns)
     assert (evaluations["diff_lo"] <= evaluations["diff"]).all() and (evaluations["diff"] <= evaluations["diff_hi"]).all()
     assert [p.generation for p in seen if p.phase == "search"] == list(range(7))
-    assert seen[-1].phase == "done" and seen[-2].best_diff is None
+    assert [p.phase for p in seen[-4:]] == ["selection", "validation", "sensitivity", "done"]
     start = evaluations.filter((pl.col("generation") == 0) & (pl.col("candidate") == -1))
     assert start["diff_lo"][0] > 0.1  # the start against the control, basic
-    assert abs(seen[-4].best_diff) < 0.02  # the best found plays about like basic, the optimum here
+    last_search = [p for p in seen if p.phase == "search"][-1]
+    assert abs(last_search.best_diff) < 0.02  # the best found plays about like basic, the optimum here
     md = (out / "optimize.md").read_text()
     for part in ("## Validation on held-out deals", "## Sensitivity", "convergence.png", "knobs.png",
                  "idiotsim optimize --strategy"):
@@ -112,7 +116,8 @@ def test_best_toml_is_a_strategy_and_a_field(tmp_path):
 
 
 RESUME_CONFIG = dict(strategy="weighted", players=3, knobs=("up_strength", "up_two", "up_ten", "up_pair"),
-                     games_per_eval=1500, generations=12, seed=11, validation_games=0, sensitivity_games=0)
+                     games_per_eval=1500, generations=12, seed=11, selection_games=1500, validation_games=0,
+                     sensitivity_games=0)
 RESUME_SCRIPT = f"""
 import sys
 from idiotsim.optimize import OptimizeConfig, run_optimize

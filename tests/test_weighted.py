@@ -26,24 +26,10 @@ from idiotsim.simulate import play_games, trace_game
 from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, load_strategy
 from idiotsim.strategies import weighted
 from test_engine_equality import fast_reference_checksum  # noqa: F401 (a fixture: the compiled FNV-1a)
+from test_strategies import VARIANTS
 
 SEED = 4_242
 TWO, TEN = 0, 8
-
-VARIANTS = {
-    "default": {},
-    "low_rank_7": {"low_rank": 7},
-    "lowest_starts": {"lowest_starts": True},
-    "rounds_3": {"rounds": 3},
-    "chance": {"chance": True},
-    "ten_only_on_lower": {"ten_only_on_lower": True},
-    "decks_2_players_6": {"decks": 2, "players": 6},
-    "idiot_deals_rounds_2": {"idiot_deals": True, "rounds": 2},
-    "no_burn_plays_again": {"burn_plays_again": False},
-    "six_burn_3": {"six_burn": 3},
-    "last_hand_with_faceup": {"last_hand_with_faceup": True},
-    "opening_lowest": {"lowest_starts": True, "opening_lowest": True},
-}
 
 
 def with_weights(params: np.ndarray, label: str = "weighted") -> SeatStrategy:

@@ -8,8 +8,10 @@ The folder then holds:
   (``candidate`` -1 is the distribution mean): generation, candidate,
   ``knob_<name>`` values, games, mean_place, and the paired difference in
   mean place to the control (diff, diff_lo, diff_hi: 95% CI).
-- ``best.toml``: the final distribution mean as a preset file (family and
-  knobs), loadable with ``load_preset_file`` wherever a strategy spec goes.
+- ``best.toml``: the best finalist (``selection.csv``: the final
+  distribution mean and those of the last generations, replayed on fresh
+  deals) as a preset file (family and knobs), loadable with
+  ``load_preset_file`` wherever a strategy spec goes.
 - ``optimize.md`` with ``convergence.png``, ``knobs.png`` and
   ``sensitivity.png``; ``validation.csv`` and ``sensitivity.csv``.
 - ``optimize.json`` (the configuration) and ``timing.json`` (wall time and
@@ -36,7 +38,7 @@ from idiotsim.optimize import report
 from idiotsim.optimize.config import (OptimizeConfig, Problem, load_preset_file, load_spec, preset_text,
                                       validate_config)
 from idiotsim.optimize.search import OptimizeProgress, mean_values, run_search
-from idiotsim.optimize.validate import sensitivity, validation
+from idiotsim.optimize.validate import selection, sensitivity, validation
 from idiotsim.results import write_atomic
 
 __all__ = ["OptimizeConfig", "OptimizeProgress", "load_preset_file", "load_spec", "run_optimize", "validate_config"]
@@ -92,13 +94,14 @@ def run_optimize(config: OptimizeConfig, out_dir, progress=None, force: bool = F
     started = time.perf_counter()
     rows, optimiser, played = run_search(problem, out, progress)
     search_seconds = time.perf_counter() - started
-    best = problem.with_knobs(mean_values(optimiser), "best")
+    notify(progress, problem, "selection", None)
+    best, selection_rows = selection(problem, rows, mean_values(optimiser))
     best_values = problem.knob_values(best)
     notify(progress, problem, "validation", best_values)
     validation_rows = validation(problem, best)
     notify(progress, problem, "sensitivity", best_values)
     sensitivity_rows = sensitivity(problem, best)
-    write_outputs(problem, out, rows, best, validation_rows, sensitivity_rows)
+    write_outputs(problem, out, rows, best, selection_rows, validation_rows, sensitivity_rows)
     games = played * problem.games_per_generation
     write_text(out / "timing.json", json.dumps({"search_seconds": search_seconds, "search_games_this_process": games,
                                                 "games_per_second": games / search_seconds}, indent=2) + "\n")
@@ -112,7 +115,7 @@ def notify(progress, problem: Problem, phase: str, best_values: dict) -> None:
                                   problem.generations * problem.games_per_generation, best_knobs=best_values))
 
 
-def write_outputs(problem: Problem, out: Path, rows: list, best, validation_rows: list,
+def write_outputs(problem: Problem, out: Path, rows: list, best, selection_rows: list, validation_rows: list,
                   sensitivity_rows: list) -> None:
     config = problem.config
     evaluations = pl.DataFrame(rows)
@@ -123,10 +126,11 @@ def write_outputs(problem: Problem, out: Path, rows: list, best, validation_rows
     summary = report.generation_summary(evaluations, problem.games_per_generation)
     report.convergence_plot(summary, config.field[0], out / report.CONVERGENCE)
     report.knob_plot(evaluations, problem, out / report.KNOBS)
+    pl.DataFrame(selection_rows).write_csv(out / "selection.csv")
     if validation_rows:
         pl.DataFrame(validation_rows).write_csv(out / "validation.csv")
     if sensitivity_rows:
         pl.DataFrame(sensitivity_rows).write_csv(out / "sensitivity.csv")
         report.sensitivity_plot(sensitivity_rows, out / report.SENSITIVITY)
     write_text(out / "optimize.md", report.markdown(problem, str(out), evaluations, problem.knob_values(best),
-                                                    validation_rows, sensitivity_rows))
+                                                    selection_rows, validation_rows, sensitivity_rows))

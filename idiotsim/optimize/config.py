@@ -44,6 +44,8 @@ class OptimizeConfig:
     budget: int | None = None  # at most this many search games (every arm of a generation counts)
     population: int | None = None  # CMA-ES lambda (default 4 + 3 ln(knobs))
     sigma: float = 0.2  # initial step, as a share of each knob's range
+    finalists: int = 8  # the final distribution mean and those of the last finalists - 1 generations ...
+    selection_games: int = 40_000  # ... replayed on fresh deals this many games each; the best is best.toml
     validation_games: int = 200_000  # games per comparator on held-out deals (0: no validation)
     sensitivity_games: int = 100_000  # games per reset knob or group (0: no sensitivity table)
     # R20 for the search games only (0: the rules' limit). Candidates far from good play can
@@ -201,6 +203,8 @@ def validate_config(config: OptimizeConfig) -> Problem:
     field = [load_spec(spec) for spec in config.field]
     _positive("--games-per-eval", config.games_per_eval)
     _positive("--generations", config.generations)
+    _positive("--finalists", config.finalists)
+    _positive("--selection-games", config.selection_games)
     _positive("--validation-games", config.validation_games, 0)
     _positive("--sensitivity-games", config.sensitivity_games, 0)
     _positive("--search-action-limit", config.search_action_limit, 0)

@@ -24,6 +24,7 @@ from idiotsim.simulate import distinct_strategies, play_seated
 
 VALIDATION_DEALS = 1 << 40
 SENSITIVITY_DEALS = 2 << 40
+SELECTION_DEALS = 3 << 40
 
 
 def focal_places(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray) -> np.ndarray:

@@ -19,7 +19,8 @@ def command_line(config: OptimizeConfig, out: str) -> str:
     args = ["idiotsim", "optimize", "--strategy", config.strategy, "--players", config.players,
             "--field", ",".join(config.field), "--seed", config.seed, "--out", out,
             "--games-per-eval", config.games_per_eval, "--generations", config.generations,
-            "--sigma", config.sigma, "--validation-games", config.validation_games,
+            "--sigma", config.sigma, "--finalists", config.finalists, "--selection-games", config.selection_games,
+            "--validation-games", config.validation_games,
             "--sensitivity-games", config.sensitivity_games, "--search-action-limit", config.search_action_limit]
     if config.knobs:
         args += ["--knobs", ",".join(config.knobs)]
@@ -102,8 +103,8 @@ def _f(x: float, digits: int = 4) -> str:
     return f"{x:+.{digits}f}"
 
 
-def markdown(problem: Problem, out: str, evaluations: pl.DataFrame, best_values: dict, validation_rows: list,
-             sensitivity_rows: list) -> str:
+def markdown(problem: Problem, out: str, evaluations: pl.DataFrame, best_values: dict, selection_rows: list,
+             validation_rows: list, sensitivity_rows: list) -> str:
     config = problem.config
     start = problem.knob_values(problem.start)
     last = evaluations["generation"].max() if len(evaluations) else -1
@@ -115,16 +116,25 @@ def markdown(problem: Problem, out: str, evaluations: pl.DataFrame, best_values:
              f"Every candidate of a generation, the distribution mean and the control ({config.field[0]}) play the "
              "same deals in the same seats with the same random draws; a candidate's score is its paired "
              "difference in mean place to the control (negative = better). Fresh deals each generation; the "
-             "validation and sensitivity deals were never used in the search. "
+             "selection, validation and sensitivity deals were never used in the search nor by one another. "
              + (f"Search games stop at {problem.search_rules.action_limit:,} actions (R20; candidates that cycle "
                 "would otherwise play the full limit); validation and sensitivity use the rules' limit."
                 if problem.search_rules.action_limit != problem.rules.action_limit else ""), "",
-             "## Best (the final distribution mean, `best.toml`)", "",
+             "## Best (`best.toml`)", "",
              "| knob | start | best | range |", "|---|---|---|---|"]
     for knob in problem.knobs:
         lines.append(f"| `{knob.name}` | {start[knob.name]:g} | {best_values[knob.name]:.4g} | "
                      f"{knob.low:g}..{knob.high:g} |")
-    lines += ["", f"![convergence]({CONVERGENCE})", "", f"![knobs]({KNOBS})", ""]
+    lines += ["", f"![convergence]({CONVERGENCE})", "", f"![knobs]({KNOBS})", "",
+              "## Selection", "",
+              f"The final distribution mean and those of the last generations against {config.field[0]} on fresh "
+              f"deals ({selection_rows[0]['games']:,} games each); the lowest difference is the best.", "",
+              "| finalist | difference | 95% CI |", "|---|---|---|"]
+    best_diff = min(r["diff"] for r in selection_rows)
+    for r in selection_rows:
+        mark = " (best)" if r["diff"] == best_diff else ""
+        lines.append(f"| {r['finalist']}{mark} | {_f(r['diff'])} | [{_f(r['diff_lo'])}, {_f(r['diff_hi'])}] |")
+    lines.append("")
     if validation_rows:
         games = validation_rows[0]["games"]
         lines += ["## Validation on held-out deals", "",

@@ -35,7 +35,7 @@ MEAN = -1  # the candidate number of the distribution mean in the evaluations
 @dataclass(frozen=True)
 class OptimizeProgress:
     """What a progress display shows: the phase, finished generations and the best so far."""
-    phase: str  # "search", "validation", "sensitivity" or "done"
+    phase: str  # "search", "selection", "validation", "sensitivity" or "done"
     generation: int  # finished generations
     generations: int
     games: int  # search games played

@@ -1,4 +1,10 @@
-"""After the search, on held-out deals: how the best candidate compares, and which knobs matter.
+"""After the search, on deals it never saw: which candidate is best, how it compares, and which
+knobs matter.
+
+- Selection: the final distribution mean and the distribution means of the
+  last generations (the search's estimate of the optimum drifts with the
+  noise) replayed against the control on fresh deals; the lowest paired
+  difference is the best (``best.toml``).
 
 - Validation: the best candidate against the starting point, `basic`, the
   control and every shipped preset, all at the focal seat of the same tables
@@ -16,8 +22,37 @@ import sys
 import numpy as np
 
 from idiotsim.optimize.config import CONTROL, Problem, params_key
-from idiotsim.optimize.paired import SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places, holm, paired
+from idiotsim.optimize.search import MEAN
+from idiotsim.optimize.paired import (SELECTION_DEALS, SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places,
+                                     holm, paired)
 from idiotsim.strategy_api import SeatStrategy, load_strategy, registry
+
+
+def finalists(problem: Problem, rows: list, final_mean: list) -> list[tuple[str, SeatStrategy]]:
+    """The final distribution mean, then the evaluated means of the last generations, newest first."""
+    names = [f"knob_{k.name}" for k in problem.knobs]
+    means = [r for r in rows if r["candidate"] == MEAN][::-1][:problem.config.finalists - 1]
+    named = [("final mean", problem.with_knobs(final_mean, "final mean"))]
+    named += [(f"mean of generation {r['generation']}", problem.with_knobs([r[n] for n in names], "mean"))
+              for r in means]
+    return named
+
+
+def selection(problem: Problem, rows: list, final_mean: list) -> tuple[SeatStrategy, list[dict]]:
+    """The best finalist on fresh deals against the control, and every finalist's row."""
+    config = problem.config
+    named = finalists(problem, rows, final_mean)
+    deals = SELECTION_DEALS + np.arange(deals_for(config.selection_games, config.players), dtype=np.int64)
+    places = focal_places(problem.search_rules, [problem.control] + [s for _, s in named], problem.field,
+                          config.seed, deals)
+    table = []
+    for (label, strategy), arm_places in zip(named, places[1:]):
+        stats = paired(arm_places, places[0])
+        table.append({"finalist": label, **{f"knob_{k}": v for k, v in problem.knob_values(strategy).items()},
+                      "games": int(arm_places.size), "diff": stats["diff"], "diff_lo": stats["lo"],
+                      "diff_hi": stats["hi"]})
+    best = min(range(len(named)), key=lambda i: table[i]["diff"])  # ties: the newer
+    return SeatStrategy("best", problem.family, named[best][1].params), table
 
 
 def comparators(problem: Problem) -> list[tuple[str, SeatStrategy]]:
