@@ -212,7 +212,7 @@ def validate_config(config: OptimizeConfig) -> Problem:
         _positive("--population", config.population, 2)
     if not (isinstance(config.sigma, (int, float)) and 0 < config.sigma <= 1):
         raise UserError(f"--sigma must be in (0, 1] (a share of each knob's range), got {config.sigma!r}")
-    if len({id(s.decide) for s in field}) > MAX_STRATEGIES - 2:
+    if len({params_key(s) for s in field}) > MAX_STRATEGIES - 2:
         raise UserError(f"--field may hold at most {MAX_STRATEGIES - 2} distinct strategies")
     population = config.population or 4 + int(3 * math.log(len(chosen)))
     problem = Problem(config, rules, start, field, [names.index(k) for k in chosen],
