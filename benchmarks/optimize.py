@@ -71,9 +71,8 @@ def main() -> None:
         plain = plain_rate(problem, evaluated_strategies(problem, evaluations), problem.deals_per_eval * args.players)
         print(f"  optimizer {search:,.0f} games/s, plain {plain:,.0f} games/s, ratio {search / plain:.2f}")
         best_search, best_plain = max(best_search, search), max(best_plain, plain)
-    print(f"{args.strategy}, {args.players} players, field basic: {generations} generations x "
-          f"{problem.population} candidates + mean + control x {problem.deals_per_eval * args.players:,} games, "
-          f"{len(evaluations) // generations + 1} arms x {problem.deals_per_eval * args.players:,} games per generation")
+    print(f"{args.strategy}, {args.players} players, field basic: {generations} generations of "
+          f"{problem.population} candidates + mean + control, {problem.deals_per_eval * args.players:,} games each")
     print(f"optimizer search: {best_search:,.0f} games/s (best of 3)")
     print(f"plain run, the same strategies and game counts: {best_plain:,.0f} games/s (best of 3)")
     print(f"ratio optimizer / plain: {best_search / best_plain:.2f}")

@@ -87,7 +87,8 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert evaluations.height == 6 * (validate_config(small_config()).population + 1)
     assert {"generation", "candidate", "knob_swap", "knob_order", "games", "diff", "diff_lo", "diff_hi"} <= set(
         evaluations.columns)
-    assert (evaluations["diff_lo"] <= evaluations["diff"]).all() and (evaluations["diff"] <= evaluations["diff_hi"]).all()
+    assert (evaluations["diff_lo"] <= evaluations["diff"]).all()
+    assert (evaluations["diff"] <= evaluations["diff_hi"]).all()
     assert [p.generation for p in seen if p.phase == "search"] == list(range(7))
     assert [p.phase for p in seen[-4:]] == ["selection", "validation", "sensitivity", "done"]
     start = evaluations.filter((pl.col("generation") == 0) & (pl.col("candidate") == -1))
@@ -113,6 +114,10 @@ def test_best_toml_is_a_strategy_and_a_field(tmp_path):
     weighted.write_text('family = "weighted"\n[knobs]\nstrength = -0.5\n')
     problem = validate_config(small_config(field=(str(weighted), "basic")))
     assert problem.control.strategy.name == "weighted" and problem.control.params[4] == -0.5
+    out = run_optimize(small_config(strategy=str(preset), knobs=("swap",), generations=1, games_per_eval=400,
+                                    selection_games=400, validation_games=0, sensitivity_games=0), tmp_path / "o")
+    again = load_preset_file(out / "best.toml")
+    assert list(again.params[[2, 6]]) == [9, 2]  # knobs outside the search keep the start's values
 
 
 RESUME_CONFIG = dict(strategy="weighted", players=3, knobs=("up_strength", "up_two", "up_ten", "up_pair"),

@@ -26,7 +26,7 @@ from idiotsim.simulate import play_games, trace_game
 from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, load_strategy
 from idiotsim.strategies import weighted
 from test_engine_equality import fast_reference_checksum  # noqa: F401 (a fixture: the compiled FNV-1a)
-from test_strategies import VARIANTS
+from test_strategies import VARIANTS, Recorder
 
 SEED = 4_242
 TWO, TEN = 0, 8
@@ -116,19 +116,6 @@ def test_deterministic_and_weights_change_play_without_recompiling():
 
 
 # ---- features, decision by decision ------------------------------------------------
-
-class Recorder:
-    """Stands in for the compiled function in the reference engine (which calls ``py_func``)."""
-
-    def __init__(self, decide):
-        self.decide = decide
-        self.log: list = []
-
-    def py_func(self, obs, hand, params, rng):
-        action = int(self.decide(obs, hand, params, rng))
-        self.log.append((obs.copy(), hand.copy(), action))
-        return action
-
 
 def record(knobs: dict, rules: Rules | None = None, games: int = 40) -> list:
     rules = rules or Rules(players=4)

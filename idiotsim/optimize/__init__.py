@@ -121,8 +121,8 @@ def write_outputs(problem: Problem, out: Path, rows: list, best, selection_rows:
     evaluations = pl.DataFrame(rows)
     write_atomic(evaluations, out / "evaluations.parquet")
     command = report.command_line(config, str(out))
-    write_text(out / "best.toml", preset_text(problem.family, config.strategy, problem.knob_values(best),
-                                              ["Written by idiotsim optimize. Regenerate:", command]))
+    header = ["Written by idiotsim optimize. Regenerate:", command]
+    write_text(out / "best.toml", preset_text(best, config.strategy, header))
     summary = report.generation_summary(evaluations, problem.games_per_generation)
     report.convergence_plot(summary, config.field[0], out / report.CONVERGENCE)
     report.knob_plot(evaluations, problem, out / report.KNOBS)

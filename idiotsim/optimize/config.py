@@ -135,9 +135,12 @@ def load_spec(spec: str) -> SeatStrategy:
 
 
 def family_spec(strategy: Strategy, spec: str) -> str:
-    """How a preset file names the family: its registry name, else the file spec made absolute."""
+    """How a preset file names the family of `spec`: its registry name, else the file spec made
+    absolute (or as the preset file `spec` names it)."""
     if families().get(strategy.name) is strategy:
         return strategy.name
+    if spec.endswith(".toml"):
+        return tomllib.loads(Path(spec).read_text())["family"]
     path, _, rest = spec.partition(".py:")
     return f"{os.path.abspath(path)}.py:{rest.partition(':')[0]}"
 
@@ -165,12 +168,12 @@ def load_preset_file(path) -> SeatStrategy:
     return SeatStrategy(path, strategy.strategy, strategy.params)
 
 
-def preset_text(strategy: Strategy, spec: str, values: dict, comment_lines=()) -> str:
-    """A preset file for `load_preset_file`: every knob, floats written to round-trip exactly."""
+def preset_text(strategy: SeatStrategy, spec: str, comment_lines=()) -> str:
+    """A preset file for `load_preset_file` naming the family of `spec` and every knob value of
+    `strategy`, floats written to round-trip exactly."""
     lines = [f"# {line}" for line in comment_lines]
-    lines += [f"family = \"{family_spec(strategy, spec)}\"", "", "[knobs]"]
-    for knob in strategy.knobs:
-        value = values.get(knob.name, knob.default)
+    lines += [f"family = \"{family_spec(strategy.strategy, spec)}\"", "", "[knobs]"]
+    for knob, value in zip(strategy.strategy.knobs, strategy.params):
         lines.append(f"{knob.name} = {int(value) if knob.integer else repr(float(value))}")
     return "\n".join(lines) + "\n"
 

@@ -40,7 +40,8 @@ def generation_summary(evaluations: pl.DataFrame, games_per_generation: int) -> 
     mean_arm = evaluations.filter(pl.col("candidate") == MEAN)
     return (best.select("generation", pl.col("diff").alias("best"), pl.col("diff_lo").alias("best_lo"),
                         pl.col("diff_hi").alias("best_hi"))
-            .join(candidates.group_by("generation").agg(pl.col("diff").mean().alias("candidates_mean")), on="generation")
+            .join(candidates.group_by("generation").agg(pl.col("diff").mean().alias("candidates_mean")),
+                  on="generation")
             .join(mean_arm.select("generation", pl.col("diff").alias("mean"), pl.col("diff_lo").alias("mean_lo"),
                                   pl.col("diff_hi").alias("mean_hi")), on="generation")
             .sort("generation")
