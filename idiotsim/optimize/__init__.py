@@ -16,6 +16,8 @@ The folder then holds:
   ``sensitivity.png``; ``validation.csv`` and ``sensitivity.csv``.
 - ``optimize.json`` (the configuration) and ``timing.json`` (wall time and
   games/s of the search games this process played; not reproducible).
+- ``.search/gen-<g>.pkl``: each finished generation's rows and optimiser
+  state, for resuming.
 
 Interrupted (even by kill -9), the same call continues from the last finished
 generation and writes the same evaluations and ``best.toml`` as a run that

@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 from idiotsim.optimize.config import CONTROL, Problem, params_key
-from idiotsim.optimize.search import MEAN
+from idiotsim.optimize.search import MEAN, knob_columns
 from idiotsim.optimize.paired import (SELECTION_DEALS, SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places,
                                      holm, paired)
 from idiotsim.strategy_api import SeatStrategy, load_strategy, registry
@@ -48,7 +48,7 @@ def selection(problem: Problem, rows: list, final_mean: list) -> tuple[SeatStrat
     table = []
     for (label, strategy), arm_places in zip(named, places[1:]):
         stats = paired(arm_places, places[0])
-        table.append({"finalist": label, **{f"knob_{k}": v for k, v in problem.knob_values(strategy).items()},
+        table.append({"finalist": label, **knob_columns(problem, strategy),
                       "games": int(arm_places.size), "diff": stats["diff"], "diff_lo": stats["lo"],
                       "diff_hi": stats["hi"]})
     best = min(range(len(named)), key=lambda i: table[i]["diff"])  # ties: the newer
