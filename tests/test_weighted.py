@@ -177,3 +177,16 @@ def test_chance_weight_takes_v5_chances():
     taken = [a for o, h, a in turns(record({"chance": 4}, rules, games=20)) if a == CHANCE]
     assert taken
     assert all(a != CHANCE for o, h, a in turns(record({}, rules, games=20)))
+
+
+def test_burn_weight_burns_whenever_a_burn_is_legal():
+    def burns(obs, hand, action) -> bool:
+        rank, count = action & 15, (action >> 4) & 15
+        run = count + (obs[ob.PILE_RUN] if obs[ob.PILE_TOP] == rank else 0)
+        return rank == TEN or run >= 4
+    decisions = [(o, h, a) for o, h, a in turns(record({"burn": 3}))
+                 if TEN in playable(o, h) or any(burns(o, h, r | held(o, h, r) << 4) for r in playable(o, h))]
+    assert len(decisions) > 20
+    assert all(a >= 0 and burns(o, h, a) for o, h, a in decisions)
+    plain = [(o, h, a) for o, h, a in turns(record({})) if TEN in playable(o, h) and len(playable(o, h)) > 1]
+    assert any(not burns(o, h, a) for o, h, a in plain)  # the defaults keep a 10 while another rank is legal
