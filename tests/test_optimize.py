@@ -26,6 +26,7 @@ import pytest
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, load_preset_file, load_spec, run_optimize, validate_config
 from idiotsim.optimize.paired import focal_places, holm, paired
+from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
 from idiotsim.strategy_api import load_strategy
 
@@ -102,6 +103,17 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert all((out / name).stat().st_size > 1000 for name in ("convergence.png", "knobs.png", "sensitivity.png"))
     sensitivity = pl.read_csv(out / "sensitivity.csv")
     assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
+
+
+def test_a_search_that_lost_its_way_ends_at_the_start():
+    """When every distribution mean is worse than the start (here: no swap, high cards first),
+    the start is among the finalists and wins the selection."""
+    problem = validate_config(small_config(strategy="heuristic", selection_games=4000))
+    rows = [{"generation": 0, "candidate": -1, "knob_swap": 0.0, "knob_order": 1.0}]
+    best, table = selection(problem, rows, final_mean=[0, 0])
+    assert [r["finalist"] for r in table] == ["final mean", "mean of generation 0", "start"]
+    assert table[0]["diff_lo"] > 0.05 and table[1]["diff_lo"] > 0.05 and table[2]["diff"] == 0
+    assert np.array_equal(best.params, load_strategy("heuristic").params)
 
 
 def test_best_toml_is_a_strategy_and_a_field(tmp_path):

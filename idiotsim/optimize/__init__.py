@@ -9,8 +9,8 @@ The folder then holds:
   ``knob_<name>`` values, games, mean_place, and the paired difference in
   mean place to the control (diff, diff_lo, diff_hi: 95% CI).
 - ``best.toml``: the best finalist (``selection.csv``: the final
-  distribution mean and those of the last generations, replayed on fresh
-  deals) as a preset file (family and knobs), loadable with
+  distribution mean, those of the last generations and the start, replayed
+  on fresh deals) as a preset file (family and knobs), loadable with
   ``load_preset_file`` wherever a strategy spec goes.
 - ``optimize.md`` with ``convergence.png``, ``knobs.png`` and
   ``sensitivity.png``; ``validation.csv`` and ``sensitivity.csv``.

@@ -128,7 +128,8 @@ def markdown(problem: Problem, out: str, evaluations: pl.DataFrame, best_values:
                      f"{knob.low:g}..{knob.high:g} |")
     lines += ["", f"![convergence]({CONVERGENCE})", "", f"![knobs]({KNOBS})", "",
               "## Selection", "",
-              f"The final distribution mean and those of the last generations against {config.field[0]} on fresh "
+              f"The final distribution mean, those of the last generations and the start against {config.field[0]} "
+              "on fresh "
               f"deals ({selection_rows[0]['games']:,} games each); the lowest difference is the best.", "",
               "| finalist | difference | 95% CI |", "|---|---|---|"]
     best_diff = min(r["diff"] for r in selection_rows)

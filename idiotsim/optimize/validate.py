@@ -1,10 +1,10 @@
 """After the search, on deals it never saw: which candidate is best, how it compares, and which
 knobs matter.
 
-- Selection: the final distribution mean and the distribution means of the
+- Selection: the final distribution mean, the distribution means of the
   last generations (the search's estimate of the optimum drifts with the
-  noise) replayed against the control on fresh deals; the lowest paired
-  difference is the best (``best.toml``).
+  noise) and the starting point, replayed against the control on fresh
+  deals; the lowest paired difference is the best (``best.toml``).
 
 - Validation: the best candidate against the starting point, `basic`, the
   control and every shipped preset, all at the focal seat of the same tables
@@ -29,12 +29,15 @@ from idiotsim.strategy_api import SeatStrategy, load_strategy, registry
 
 
 def finalists(problem: Problem, rows: list, final_mean: list) -> list[tuple[str, SeatStrategy]]:
-    """The final distribution mean, then the evaluated means of the last generations, newest first."""
+    """The final distribution mean, the evaluated means of the last generations (newest first) and
+    the starting point, so that a search that lost its way cannot end worse than it began."""
     names = [f"knob_{k.name}" for k in problem.knobs]
     means = [r for r in rows if r["candidate"] == MEAN][::-1][:problem.config.finalists - 1]
     named = [("final mean", problem.with_knobs(final_mean, "final mean"))]
     named += [(f"mean of generation {r['generation']}", problem.with_knobs([r[n] for n in names], "mean"))
               for r in means]
+    if all(params_key(s) != params_key(problem.start) for _, s in named):
+        named.append(("start", problem.start))
     return named
 
 
