@@ -1,0 +1,83 @@
+"""Paired play: several strategies ("arms") take the focal seat of the same tables.
+
+On deal d with focal seat s, every arm sits at seat s with the field in the
+other seats (field[j mod len] at seat s + 1 + j), on the same cards (deal d's
+shuffle) and with the same random draws (game id d * n + s for every arm, so
+each seat's strategy stream is shared). Every deal is played with the focal
+seat in each of the n seats. An arm's difference to another is, per deal, the
+sum over the n focal seats of the place difference; its mean over deals / n
+is the paired difference in mean place, with a t interval over deals.
+
+Deal ranges are disjoint by purpose: generation g of the search plays deals
+g * D ... (g + 1) * D - 1; validation and sensitivity play deals from their
+own offsets, never seen by the search.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from idiotsim.engine import MAX_STRATEGIES
+from idiotsim.experiment import Moments, interval
+from idiotsim.simulate import distinct_strategies, play_seated
+
+VALIDATION_DEALS = 1 << 40
+SENSITIVITY_DEALS = 2 << 40
+SELECTION_DEALS = 3 << 40
+
+
+def focal_places(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray) -> np.ndarray:
+    """Places of the focal seat, shape (arms, deals, n): arm a at focal seat s on deal d."""
+    n = rules.players
+    room = MAX_STRATEGIES - len(distinct_strategies(field)[0])
+    places = [_play_group(rules, arms[i:i + room], field, seed, deal_ids) for i in range(0, len(arms), room)]
+    return np.concatenate(places, axis=0)
+
+
+def _play_group(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray) -> np.ndarray:
+    n, k, m = rules.players, len(arms), len(deal_ids)
+    strategies = list(arms) + list(field)
+    table = np.empty((n, k, n), dtype=np.int8)  # [focal seat, arm, seat] -> strategy index
+    for s in range(n):
+        for j in range(n - 1):
+            table[s, :, (s + 1 + j) % n] = k + j % len(field)
+        table[s, :, s] = np.arange(k)
+    seating = np.tile(table.reshape(n * k, n), (m, 1))  # games ordered (deal, focal seat, arm)
+    deals = np.repeat(np.asarray(deal_ids, dtype=np.int64), n * k)
+    focal = np.tile(np.repeat(np.arange(n), k), m)
+    result = play_seated(rules, strategies, seed, deals * n + focal, deals, seating)
+    places = result["places"].reshape(m, n, k, n)
+    seats = np.arange(n)
+    return places[:, seats, :, seats].transpose(2, 1, 0)  # (arms, deals, focal seat)
+
+
+def paired(places_a: np.ndarray, places_b: np.ndarray, level_alpha: float | None = None) -> dict:
+    """Mean place of a minus b over (deals, n) focal places, with its CI (a t interval over
+    deals, or a normal one at `level_alpha`) and two-sided p-value."""
+    n = places_a.shape[1]
+    diff = Moments()
+    diff.add((places_a.astype(np.int64) - places_b.astype(np.int64)).sum(axis=1))
+    result = interval(diff, n, level_alpha)
+    return dict(diff=result["mean"], lo=result["lo"], hi=result["hi"], p=result["p"], se=result["se"])
+
+
+def holm(p_values: list, alpha: float = 0.05) -> tuple[list, list]:
+    """Holm-adjusted p-values and the per-hypothesis CI level (an alpha) that agrees with
+    Holm's decisions: the i-th smallest p gets alpha / (m - i + 1) while every smaller one
+    was rejected, and all after the first non-rejection keep that step's level."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted, levels = [0.0] * m, [0.0] * m
+    running, stopped_at = 0.0, None
+    for step, i in enumerate(order):
+        running = max(running, min(1.0, (m - step) * p_values[i]))
+        adjusted[i] = running
+        if stopped_at is None and not p_values[i] < alpha / (m - step):
+            stopped_at = step
+        levels[i] = alpha / (m - (step if stopped_at is None else stopped_at))
+    return adjusted, levels
+
+
+def deals_for(games: int, players: int) -> int:
+    return math.ceil(games / players)

@@ -1,0 +1,328 @@
+"""`weighted`: a move scorer. Every legal option of a decision gets a score, a
+weighted sum of features of the public observation and the own hand, and the
+highest score is played. The 26 weights are the knobs (floats), read from
+``params`` at every decision: any weight vector plays without recompiling, so
+an optimiser (``idiotsim.optimize``) can search the space.
+
+Swap (R6): each rank among the player's six cards is scored for lying face-up;
+the three cards of the best-scoring ranks lie face-up.
+
+====================  =======  ==================================================
+weight                default  feature (x weight) of a rank for lying face-up
+====================  =======  ==================================================
+``up_strength``       1        strength: the rank's place in basic's key
+                               3 < .. < A < 2 < 10, scaled 0 (3) .. 1 (10)
+``up_two``            0        1 for a 2
+``up_ten``            0        1 for a 10
+``up_pair``           0        1 when >= 2 of the six cards have the rank
+====================  =======  ==================================================
+
+Turn (hand or face-up phase): the options are every legal rank held in the
+source with every count 1..held (V11: a play that empties the hand takes every
+face-up card of its rank along), picking up (when allowed, R14) and V5 chance
+(when allowed). V12's opening allows only ``MUST_PLAY``.
+
+====================  =======  ==================================================
+weight                default  feature of a play of c cards of rank r
+====================  =======  ==================================================
+``strength``          -1       strength of r (as above)
+``two``               0        1 when r is a 2
+``ten``               0        1 when r is a 10
+``copies``            0        c / 4
+``kept``              -1       copies of r left in the source / 4
+``share``             0        c / cards in the source (share of the hand or
+                               face-up row emptied)
+``burn``              0        1 when the play burns the pile (a 10, four of a
+                               rank on top, V10 sixes)
+``burn_pile``         0        burn x pile size / 10 (cards sent away)
+``pile_high``         0        strength x min(pile size, 20) / 10
+``talon_high``        0        strength x (talon not empty): high while drawing
+``faceup_high``       0        strength x (playing from the face-up row)
+``next_high``         0        strength x threat of the next player still in,
+                               threat = max(0, 4 - their cards) / 3
+``leader_high``       0        strength x threat of the opponent with the
+                               fewest cards
+``next_known_beat``   0        cards known to be in the next player's source
+                               (KNOWN hand cards, or their face-up row once the
+                               hand is empty) that may follow the new top, / 4
+``unseen_beat``       0        share of the unseen cards (talon, blind rows,
+                               opponents' unknown hand cards) that may follow
+                               the new top
+``stick_pile``        0        (1 - unseen_beat) x pile after the play / 10:
+                               the pile the next player is likely to take
+====================  =======  ==================================================
+
+After a burn the new top is an empty pile: the beat features are 0 when the
+burner plays again (R16.4) and as for an empty pile under V9.
+
+====================  =======  ==================================================
+weight                default  feature of picking up / of V5 chance
+====================  =======  ==================================================
+``pickup``            -8       1 (a bias: -8 is below every play's score, so
+                               the defaults pick up only when nothing is legal)
+``pickup_pile``       0        pile size / 10
+``pickup_quality``    0        mean strength of the pile's cards
+``pickup_hand``       0        hand size / 10
+``chance``            -9       1 (a bias below ``pickup``: never by default)
+``chance_odds``       0        share of the unseen cards legal on the pile
+====================  =======  ==================================================
+
+With the defaults it plays exactly like `basic` (the tests check it): the best
+3 cards by the key face-up, the lowest legal rank by the key (ordinary ranks,
+then 2s, then 10s) with every copy, pick up only when nothing is legal, never
+chance. Ties go to the option enumerated first: ranks by the key from 3 up,
+more copies before fewer, then pickup, then chance. The blind flip is the
+lowest remaining position (the blind cards are unknown, so no feature could
+tell positions apart).
+"""
+import numpy as np
+
+from idiotsim.jit import kernel
+from idiotsim.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, FACEUP_SIZE,
+                                  HAND_SIZE, KNOWN, LEGAL, LOW_RANK, MUST_PLAY, NR, PILE_COUNTS, PILE_RUN,
+                                  PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
+                                  SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
+from idiotsim.strategy_api import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, faceup_addable, held_in_source,
+                                   legal_mask, legal_now, play, strategy_function)
+from idiotsim.strategies.basic import KEY_ORDER
+from idiotsim.strategies.counter import unseen
+from idiotsim.strategies.heuristic import cards_held, lowest_blind, next_in
+
+SIX = 4
+EMPTY_PILE = -1
+# STRENGTH[r]: rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1.
+STRENGTH = np.zeros(NR, dtype=np.float64)
+STRENGTH[KEY_ORDER] = np.arange(NR) / (NR - 1)
+
+
+def _weight(name, default, low, high, doc):
+    return Knob(name, default, low, high, doc, integer=False)
+
+
+KNOBS = (
+    _weight("up_strength", 1, -3, 3, "swap: x the rank's strength (key place 0..1) for lying face-up"),
+    _weight("up_two", 0, -3, 3, "swap: x 1 for a 2 lying face-up"),
+    _weight("up_ten", 0, -3, 3, "swap: x 1 for a 10 lying face-up"),
+    _weight("up_pair", 0, -3, 3, "swap: x 1 for a rank with >= 2 of the six cards lying face-up"),
+    _weight("strength", -1, -3, 3, "play: x the played rank's strength (key place 0..1)"),
+    _weight("two", 0, -3, 3, "play: x 1 for playing 2s"),
+    _weight("ten", 0, -3, 3, "play: x 1 for playing 10s"),
+    _weight("copies", 0, -3, 3, "play: x cards played / 4"),
+    _weight("kept", -1, -3, 3, "play: x copies of the rank left in the source / 4"),
+    _weight("share", 0, -3, 3, "play: x share of the source (hand or face-up row) emptied"),
+    _weight("burn", 0, -3, 3, "play: x 1 when the play burns the pile"),
+    _weight("burn_pile", 0, -3, 3, "play: x burn x pile size / 10"),
+    _weight("pile_high", 0, -3, 3, "play: x strength x min(pile, 20) / 10"),
+    _weight("talon_high", 0, -3, 3, "play: x strength while the talon is not empty"),
+    _weight("faceup_high", 0, -3, 3, "play: x strength when playing from the face-up row"),
+    _weight("next_high", 0, -3, 3, "play: x strength x next player's threat max(0, 4 - cards) / 3"),
+    _weight("leader_high", 0, -3, 3, "play: x strength x threat of the opponent with the fewest cards"),
+    _weight("next_known_beat", 0, -3, 3, "play: x cards known in the next player's source that follow "
+                                          "the new top / 4"),
+    _weight("unseen_beat", 0, -3, 3, "play: x share of the unseen cards that follow the new top"),
+    _weight("stick_pile", 0, -3, 3, "play: x (1 - unseen_beat) x pile after the play / 10"),
+    _weight("pickup", -8, -8, 4, "pickup: bias (-8 = only when nothing is legal)"),
+    _weight("pickup_pile", 0, -3, 3, "pickup: x pile size / 10"),
+    _weight("pickup_quality", 0, -3, 3, "pickup: x mean strength of the pile's cards"),
+    _weight("pickup_hand", 0, -3, 3, "pickup: x hand size / 10"),
+    _weight("chance", -9, -9, 4, "V5 chance: bias (-9 = never)"),
+    _weight("chance_odds", 0, -3, 3, "V5 chance: x share of the unseen cards legal on the pile"),
+)
+(W_UP_STRENGTH, W_UP_TWO, W_UP_TEN, W_UP_PAIR, W_STRENGTH, W_TWO, W_TEN, W_COPIES, W_KEPT, W_SHARE, W_BURN,
+ W_BURN_PILE, W_PILE_HIGH, W_TALON_HIGH, W_FACEUP_HIGH, W_NEXT_HIGH, W_LEADER_HIGH, W_NEXT_KNOWN_BEAT,
+ W_UNSEEN_BEAT, W_STICK_PILE, W_PICKUP, W_PICKUP_PILE, W_PICKUP_QUALITY, W_PICKUP_HAND, W_CHANCE,
+ W_CHANCE_ODDS) = range(len(KNOBS))
+
+GROUPS = {
+    "swap": ("up_strength", "up_two", "up_ten", "up_pair"),
+    "rank": ("strength", "two", "ten"),
+    "copies": ("copies", "kept", "share"),
+    "burn": ("burn", "burn_pile"),
+    "situation": ("pile_high", "talon_high", "faceup_high"),
+    "opponents": ("next_high", "leader_high", "next_known_beat", "unseen_beat", "stick_pile"),
+    "pickup": ("pickup", "pickup_pile", "pickup_quality", "pickup_hand"),
+    "chance": ("chance", "chance_odds"),
+}
+
+
+# ---- swap ------------------------------------------------------------------------
+
+@kernel
+def faceup_score(params, rank, copies):
+    return (params[W_UP_STRENGTH] * STRENGTH[rank] + params[W_UP_TWO] * (rank == TWO)
+            + params[W_UP_TEN] * (rank == TEN) + params[W_UP_PAIR] * (copies >= 2))
+
+
+@kernel
+def choose_faceup(obs, hand, params):
+    """The 3 cards of the best-scoring ranks among the six (ties: the higher key first)."""
+    row = FACEUP + obs[SEAT] * NR
+    taken = 0  # bit r: rank r already chosen
+    choice = 0
+    need = 3
+    while need > 0:
+        best, best_score = -1, -np.inf
+        for i in range(NR - 1, -1, -1):
+            r = KEY_ORDER[i]
+            copies = hand[r] + obs[row + r]
+            if copies > 0 and (taken >> r) & 1 == 0:
+                score = faceup_score(params, r, copies)
+                if score > best_score:
+                    best, best_score = r, score
+        if best < 0:
+            break
+        taken |= 1 << best
+        for _ in range(min(need, hand[best] + obs[row + best])):
+            choice = choice * NR + best
+            need -= 1
+    return choice
+
+
+# ---- turn ------------------------------------------------------------------------
+
+@kernel
+def unseen_counts(obs, hand):
+    """Unseen cards by rank (counter.unseen), packed 4 bits per rank (at most 8 copies)."""
+    packed = 0
+    for q in range(NR):
+        packed |= unseen(obs, hand, q) << (4 * q)
+    return packed
+
+
+@kernel
+def count_in_mask(packed, mask):
+    total = 0
+    for q in range(NR):
+        if (mask >> q) & 1:
+            total += (packed >> (4 * q)) & 15
+    return total
+
+
+@kernel
+def known_in_source(obs, seat, mask):
+    """Cards known to be in `seat`'s current source that are in `mask`: KNOWN hand cards,
+    or the face-up row once the hand is empty."""
+    base = (KNOWN if obs[HAND_SIZE + seat] > 0 else FACEUP) + seat * NR
+    total = 0
+    for q in range(NR):
+        if (mask >> q) & 1:
+            total += obs[base + q]
+    return total
+
+
+@kernel
+def threat(cards):
+    return max(0, 4 - cards) / 3.0
+
+
+@kernel
+def fewest_opponent_cards(obs):
+    seat = obs[SEAT]
+    fewest = 1 << 30
+    for s in range(obs[PLAYERS]):
+        if s != seat and obs[PLACE + s] == 0:
+            fewest = min(fewest, cards_held(obs, s))
+    return fewest
+
+
+@kernel
+def pile_strength(obs):
+    total = 0.0
+    for r in range(NR):
+        total += obs[PILE_COUNTS + r] * STRENGTH[r]
+    return total / max(1, obs[PILE_SIZE])
+
+
+@kernel
+def burns(obs, rank, cards):
+    """R16.2, V7, V10: does a play of `cards` cards of `rank` burn the pile?"""
+    run = cards + (obs[PILE_RUN] if obs[PILE_TOP] == rank else 0)
+    six_burn = obs[SIX_BURN]
+    return rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)
+
+
+@kernel
+def rank_weight(obs, params, pile, next_threat, leader_threat):
+    """The weight of the played rank's strength in this situation."""
+    return (params[W_STRENGTH] + params[W_PILE_HIGH] * min(pile, 20) / 10.0
+            + params[W_TALON_HIGH] * (obs[TALON_SIZE] > 0) + params[W_FACEUP_HIGH] * (obs[SOURCE] == SRC_FACEUP)
+            + params[W_NEXT_HIGH] * next_threat + params[W_LEADER_HIGH] * leader_threat)
+
+
+@kernel
+def beat_features(obs, packed, total_unseen, nxt, top):
+    """(share of the unseen cards, known cards in the next player's source / 4) that may follow
+    `top` (EMPTY_PILE after a burn)."""
+    mask = legal_mask(top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+    share = count_in_mask(packed, mask) / total_unseen if total_unseen > 0 else 0.0
+    return share, known_in_source(obs, nxt, mask) / 4.0
+
+
+@kernel
+def follow_score(params, share, known, pile_after):
+    return (params[W_NEXT_KNOWN_BEAT] * known + params[W_UNSEEN_BEAT] * share
+            + params[W_STICK_PILE] * (1.0 - share) * pile_after / 10.0)
+
+
+@kernel
+def choose_turn(obs, hand, params):
+    seat = obs[SEAT]
+    pile = obs[PILE_SIZE]
+    packed = unseen_counts(obs, hand)
+    total_unseen = count_in_mask(packed, (1 << NR) - 1)
+    nxt = next_in(obs)
+    strength_weight = rank_weight(obs, params, pile, threat(cards_held(obs, nxt)),
+                                  threat(fewest_opponent_cards(obs)))
+    source_size = obs[FACEUP_SIZE + seat] if obs[SOURCE] == SRC_FACEUP else obs[HAND_SIZE + seat]
+    must = obs[MUST_PLAY]
+    best_action, best_score = PICKUP, -np.inf
+    for i in range(NR):
+        r = KEY_ORDER[i]
+        held = held_in_source(obs, hand, r)
+        if held == 0 or not legal_now(obs, r) or (must >= 0 and r != must):
+            continue
+        rank_score = strength_weight * STRENGTH[r] + params[W_TWO] * (r == TWO) + params[W_TEN] * (r == TEN)
+        share, known = beat_features(obs, packed, total_unseen, nxt, r)
+        for c in range(held, 0, -1):
+            extra = faceup_addable(obs, hand, r, c)
+            score = (rank_score + params[W_COPIES] * c / 4.0 + params[W_KEPT] * (held - c) / 4.0
+                     + params[W_SHARE] * c / source_size)
+            if burns(obs, r, c + extra):
+                score += params[W_BURN] + params[W_BURN_PILE] * pile / 10.0
+                if obs[BURN_PLAYS_AGAIN] == 0:  # V9: the next player starts on an empty pile
+                    empty_share, empty_known = beat_features(obs, packed, total_unseen, nxt, EMPTY_PILE)
+                    score += follow_score(params, empty_share, empty_known, 0)
+            else:
+                score += follow_score(params, share, known, pile + c + extra)
+            if score > best_score:
+                best_action, best_score = play(r, c, extra), score
+    if obs[CAN_PICKUP] != 0:
+        score = (params[W_PICKUP] + params[W_PICKUP_PILE] * pile / 10.0
+                 + params[W_PICKUP_QUALITY] * pile_strength(obs) + params[W_PICKUP_HAND] * obs[HAND_SIZE + seat] / 10.0)
+        if score > best_score:
+            best_action, best_score = PICKUP, score
+    if obs[CAN_CHANCE] != 0:
+        share = count_in_mask(packed, obs[LEGAL]) / total_unseen if total_unseen > 0 else 0.0
+        if params[W_CHANCE] + params[W_CHANCE_ODDS] * share > best_score:
+            best_action = CHANCE
+    return best_action
+
+
+@strategy_function
+def decide(obs, hand, params, rng):
+    if obs[DECISION] == SWAP:
+        return choose_faceup(obs, hand, params)
+    if obs[DECISION] == TURN:
+        return choose_turn(obs, hand, params)
+    return lowest_blind(obs)
+
+
+WEIGHTED = Strategy(
+    name="weighted",
+    decide=decide,
+    description="Move scorer: every legal option scored by a weighted sum of 26 features (weights are the "
+                "knobs, for idiotsim optimize); defaults = basic",
+    counts_cards=True,
+    knobs=KNOBS,
+)
+STRATEGY = WEIGHTED

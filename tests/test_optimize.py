@@ -1,0 +1,213 @@
+"""`idiotsim.optimize`: CMA-ES on paired common-random-number games.
+
+- Paired play: arms that play alike get a difference of exactly 0; a weak arm a
+  clearly positive one; the places are those of the focal seat.
+- Holm: adjusted p-values and CI levels that agree with Holm's decisions.
+- The search finds the known optimum of a bad starting point (heuristic with
+  no swap and high cards early), and validation on held-out deals says so.
+- Outputs: evaluations, best.toml (loadable as a strategy and as a field),
+  optimize.md and plots; progress reports after every generation.
+- Resume: a run killed with SIGKILL and run again ends with the same
+  evaluations and best.toml as an uninterrupted run.
+- Bad input: one-line UserError and no folder written.
+"""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from idiotsim.errors import UserError
+from idiotsim.optimize import OptimizeConfig, load_preset_file, load_spec, run_optimize, validate_config
+from idiotsim.optimize.paired import focal_places, holm, paired
+from idiotsim.optimize.validate import selection
+from idiotsim.rules import Rules
+from idiotsim.strategy_api import load_strategy
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_paired_arms_share_deals_seats_and_draws():
+    rules = Rules(players=4)
+    basic, rnd = load_strategy("basic"), load_strategy("random")
+    deals = np.arange(300, dtype=np.int64)
+    places = focal_places(rules, [basic, load_strategy("heuristic"), rnd], [basic], 5, deals)
+    assert places.shape == (3, 300, 4)
+    same = paired(places[1], places[0])
+    assert (same["diff"], same["lo"], same["hi"]) == (0.0, 0.0, 0.0)  # heuristic's defaults are basic
+    assert (places[0].mean(axis=0) > 1).all()
+    worse = paired(places[2], places[0])
+    assert worse["lo"] > 0.5  # random at the focal seat places far worse than basic
+
+
+def test_paired_arms_beyond_one_engine_batch():
+    """More arms than the engine's strategy tuple holds are played in groups on the same deals."""
+    rules = Rules(players=3)
+    arms = [load_spec(f"heuristic:burn_min={b % 32}") for b in range(40)]
+    places = focal_places(rules, arms, [load_strategy("basic")], 2, np.arange(50, dtype=np.int64))
+    assert places.shape == (40, 50, 3)
+    assert np.array_equal(places[0], places[32])  # the same knobs in another batch: the same games
+    assert not np.array_equal(places[7], places[0])
+
+
+def test_holm_levels_agree_with_holm_decisions():
+    adjusted, levels = holm([0.01, 0.04, 0.03])
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06])
+    assert levels == pytest.approx([0.05 / 3, 0.025, 0.025])  # the second step fails: the third keeps its level
+    adjusted, levels = holm([0.001, 0.002])
+    assert levels == pytest.approx([0.025, 0.05])
+
+
+def small_config(**changes) -> OptimizeConfig:
+    fields = dict(strategy="heuristic:swap=0,order=1", players=4, knobs=("swap", "order"), games_per_eval=1200,
+                  generations=6, seed=3, selection_games=2000, validation_games=8000, sensitivity_games=4000)
+    fields.update(changes)
+    return OptimizeConfig(**fields)
+
+
+def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
+    seen = []
+    out = run_optimize(small_config(), tmp_path / "opt", progress=seen.append)
+    best = load_preset_file(out / "best.toml")
+    knobs = {k.name: v for k, v in zip(best.strategy.knobs, best.params)}
+    assert (knobs["swap"], knobs["order"]) == (1, 0)  # basic's choices: best cards face-up, low cards first
+    assert best.label == str(out / "best.toml")
+    selection = pl.read_csv(out / "selection.csv").sort("diff")
+    assert selection.height == 7 and selection["finalist"][-1] == "mean of generation 0"  # the start: worst
+    assert (selection["knob_swap"][0], selection["knob_order"][0]) == (1, 0)
+    validation = pl.read_csv(out / "validation.csv")
+    start = validation.filter(pl.col("comparator").str.starts_with("start"))
+    assert start["diff_hi"][0] < -0.1 and start["significant"][0]
+    evaluations = pl.read_parquet(out / "evaluations.parquet")
+    assert evaluations.height == 6 * (validate_config(small_config()).population + 1)
+    assert {"generation", "candidate", "knob_swap", "knob_order", "games", "diff", "diff_lo", "diff_hi"} <= set(
+        evaluations.columns)
+    assert (evaluations["diff_lo"] <= evaluations["diff"]).all()
+    assert (evaluations["diff"] <= evaluations["diff_hi"]).all()
+    assert [p.generation for p in seen if p.phase == "search"] == list(range(7))
+    assert [p.phase for p in seen[-4:]] == ["selection", "validation", "sensitivity", "done"]
+    start = evaluations.filter((pl.col("generation") == 0) & (pl.col("candidate") == -1))
+    assert start["diff_lo"][0] > 0.1  # the start against the control, basic
+    last_search = [p for p in seen if p.phase == "search"][-1]
+    assert abs(last_search.best_diff) < 0.02  # the best found plays about like basic, the optimum here
+    md = (out / "optimize.md").read_text()
+    for part in ("## Validation on held-out deals", "## Sensitivity", "convergence.png", "knobs.png",
+                 "idiotsim optimize --strategy"):
+        assert part in md
+    assert all((out / name).stat().st_size > 1000 for name in ("convergence.png", "knobs.png", "sensitivity.png"))
+    sensitivity = pl.read_csv(out / "sensitivity.csv")
+    assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
+
+
+def test_a_search_that_lost_its_way_ends_at_the_start():
+    """When every distribution mean is worse than the start (here: no swap, high cards first),
+    the start is among the finalists and wins the selection."""
+    problem = validate_config(small_config(strategy="heuristic", selection_games=4000))
+    rows = [{"generation": 0, "candidate": -1, "knob_swap": 0.0, "knob_order": 1.0}]
+    best, table = selection(problem, rows, final_mean=[0, 0])
+    assert [r["finalist"] for r in table] == ["final mean", "mean of generation 0", "start"]
+    assert table[0]["diff_lo"] > 0.05 and table[1]["diff_lo"] > 0.05 and table[2]["diff"] == 0
+    assert np.array_equal(best.params, load_strategy("heuristic").params)
+
+
+def test_best_toml_is_a_strategy_and_a_field(tmp_path):
+    preset = tmp_path / "best.toml"
+    preset.write_text('family = "heuristic"\n[knobs]\nburn_min = 9\npickup_max = 2\n')
+    s = load_spec(str(preset))
+    assert s.label == str(preset) and s.strategy.name == "heuristic"
+    assert list(s.params[[2, 6]]) == [9, 2] and s.params[0] == 1  # unlisted knobs keep their defaults
+    weighted = tmp_path / "w.toml"
+    weighted.write_text('family = "weighted"\n[knobs]\nstrength = -0.5\n')
+    problem = validate_config(small_config(field=(str(weighted), "basic")))
+    assert problem.control.strategy.name == "weighted" and problem.control.params[4] == -0.5
+    out = run_optimize(small_config(strategy=str(preset), knobs=("swap",), generations=1, games_per_eval=400,
+                                    selection_games=400, validation_games=0, sensitivity_games=0), tmp_path / "o")
+    again = load_preset_file(out / "best.toml")
+    assert list(again.params[[2, 6]]) == [9, 2]  # knobs outside the search keep the start's values
+
+
+RESUME_CONFIG = dict(strategy="weighted", players=3, knobs=("up_strength", "up_two", "up_ten", "up_pair"),
+                     games_per_eval=1500, generations=12, seed=11, selection_games=1500, validation_games=0,
+                     sensitivity_games=0)
+RESUME_SCRIPT = f"""
+import sys
+from idiotsim.optimize import OptimizeConfig, run_optimize
+run_optimize(OptimizeConfig(**{RESUME_CONFIG!r}), sys.argv[1])
+"""
+
+
+def test_killed_run_resumes_to_identical_results(tmp_path):
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    victim = subprocess.Popen([sys.executable, "-c", RESUME_SCRIPT, str(killed)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not (killed / ".search" / "gen-00002.pkl").exists():
+        assert victim.poll() is None and time.time() < deadline, victim.stderr.read().decode()
+        time.sleep(0.01)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    finished = len(list((killed / ".search").glob("gen-*.pkl")))
+    assert 3 <= finished < RESUME_CONFIG["generations"], "the run ended before the kill: make it longer"
+    assert not (killed / "best.toml").exists()
+    run_optimize(OptimizeConfig(**RESUME_CONFIG), killed)  # the same command again
+    run_optimize(OptimizeConfig(**RESUME_CONFIG), whole)  # never interrupted
+    resumed = (killed / "best.toml").read_text().replace(str(killed), str(whole))  # its comment names the folder
+    assert resumed == (whole / "best.toml").read_text()
+    a, b = pl.read_parquet(killed / "evaluations.parquet"), pl.read_parquet(whole / "evaluations.parquet")
+    assert a.height == RESUME_CONFIG["generations"] * 9 and a.equals(b)
+
+
+def test_changed_config_is_refused_unless_forced(tmp_path):
+    out = tmp_path / "opt"
+    run_optimize(small_config(generations=1, validation_games=0, sensitivity_games=0), out)
+    with pytest.raises(UserError, match="another configuration"):
+        run_optimize(small_config(generations=2, validation_games=0, sensitivity_games=0), out)
+    run_optimize(small_config(generations=2, validation_games=0, sensitivity_games=0), out, force=True)
+    assert pl.read_parquet(out / "evaluations.parquet")["generation"].max() == 1
+
+
+def bad_preset(tmp_path) -> str:
+    path = tmp_path / "bad.toml"
+    path.write_text('family = "no-such-family"\n[knobs]\n')
+    return str(path)
+
+
+BAD_INPUTS = {
+    "unknown strategy": (lambda tmp: dict(strategy="no-such-strategy"), "unknown strategy"),
+    "knob not of that strategy": (lambda tmp: dict(knobs=("swap", "force_p")), "has no knob 'force_p'"),
+    "family without knobs": (lambda tmp: dict(strategy="basic", knobs=()), "has no knobs"),
+    "zero budget": (lambda tmp: dict(budget=0), "--budget must be"),
+    "budget below one generation": (lambda tmp: dict(budget=100), "less than one generation"),
+    "zero games per candidate": (lambda tmp: dict(games_per_eval=0), "--games-per-eval must be"),
+    "unknown field": (lambda tmp: dict(field=("basic", "nobody")), "unknown strategy"),
+    "best.toml of an unknown family": (lambda tmp: dict(field=(bad_preset(tmp),)), "unknown family"),
+    "best.toml of an unknown family as the strategy": (lambda tmp: dict(strategy=bad_preset(tmp)), "unknown family"),
+    "missing best.toml": (lambda tmp: dict(strategy=str(tmp / "nothing.toml")), "does not exist"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, case):
+    changes, message = BAD_INPUTS[case]
+    out = tmp_path / "opt"
+    with pytest.raises(UserError, match=message) as error:
+        run_optimize(small_config(**changes(tmp_path)), out)
+    assert "\n" not in str(error.value)
+    assert not out.exists()
+
+
+def test_unwritable_folder_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(UserError, match="cannot write to --out") as error:
+        run_optimize(small_config(), blocker / "opt")
+    assert "\n" not in str(error.value)
+    with pytest.raises(UserError, match="not a folder"):
+        run_optimize(small_config(), blocker)
+    assert blocker.read_text() == ""
