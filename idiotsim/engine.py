@@ -64,6 +64,7 @@ GAME = DECK + MAX_CARDS
  N_EVENTS, N_OBS) = range(GAME, GAME + 12)
 # set by the caller: recording switch and capacities, and the strategy tuple index of each seat
 RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
+SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
 SEAT_STRATEGY = GAME + 16
 STATE_SIZE = SEAT_STRATEGY + MAX_PLAYERS
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
@@ -700,7 +701,9 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
             break
         if watching and sp[ob.ACTIONS] >= watch_from:
             if lam > 0 and _same_position(sp, seat, n, snap, False):
-                sp[ob.ACTIONS] += (limit - sp[ob.ACTIONS]) // lam * lam
+                skipped = (limit - sp[ob.ACTIONS]) // lam * lam
+                sp[ob.ACTIONS] += skipped
+                sp[SKIPPED] += skipped
                 watching = False
             elif lam == power or lam == 0:  # Brent: a new tortoise at every power of two
                 _same_position(sp, seat, n, snap, True)
