@@ -352,6 +352,19 @@ def test_swap_moves_are_the_distinct_choices_of_three_of_six():
         assert {(m % NR, m // NR % NR, m // NR // NR) for m in moves[:n]} == expected
 
 
+@pytest.mark.parametrize("objective, sums, wins, best", [
+    (search.MEAN_PLACE, [20, 18, 18, 25], [3, 2, 5, 9], 1),  # lowest sum; the earlier of a tie
+    (search.MEAN_PLACE, [18, 18, 19, 30], [0, 9, 9, 9], 0),  # basic's move (0) keeps a tie
+    (search.WINS, [20, 18, 30, 19], [3, 5, 6, 6], 3),        # most wins, then the lowest sum
+    (search.WINS, [20, 18, 30, 19], [7, 5, 6, 6], 0),
+])
+def test_the_best_move_by_each_objective(objective, sums, wins, best):
+    work = np.zeros(search.WORK_SIZE, np.int64)
+    work[search.PLACE_SUMS: search.PLACE_SUMS + 4] = sums
+    work[search.WIN_COUNTS: search.WIN_COUNTS + 4] = wins
+    assert search.best_move(work, 4, objective) == best
+
+
 # ---- the player ------------------------------------------------------------------------------
 
 def search_spec(n: int, game: int, knobs: str) -> str:
