@@ -18,7 +18,7 @@ The swap (R6) is searched the same way from a sampled deal (`sample_deal`), ever
 3 face-up cards of the 6. The perfect-information variant (`decide_perfect_info`) reads the true
 state behind the observation instead of sampling: an upper bound for experiments, not a fair player.
 
-Work arrays are allocated once per decision (`_work`); the kernels below allocate nothing.
+Work arrays are allocated once per decision (`search_decision`); the kernels below allocate nothing.
 """
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
 from idiotsim.reference import counts, play_match
-from idiotsim.rng import shuffled_deck
-from idiotsim.rng import nb_below
+from idiotsim.rng import nb_below, shuffled_deck
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
@@ -264,13 +263,27 @@ def _sorted3(choice):
 
 # ---- rollouts and the choice -------------------------------------------------------------------
 
+@kernel(inline="always")
+def _copy(src, dst, start, length):
+    for i in range(start, start + length):
+        dst[i] = src[i]
+
+
 @kernel
 def copy_state(src, dst):
-    """The part of a state a rollout reads and writes (not the dealt deck, not a recording)."""
-    for i in range(en.DECK):
-        dst[i] = src[i]
-    for i in range(en.GAME, en.STATE_SIZE):
-        dst[i] = src[i]
+    """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
+    them stay 0), the talon still to draw, the game scalars; not the dealt deck, not a recording."""
+    n = src[ob.PLAYERS]
+    _copy(src, dst, 0, ob.HEADER_SIZE)
+    for start in (ob.FACEUP, ob.KNOWN, en.HANDS, en.SWAP_FACEUP):
+        _copy(src, dst, start, n * NR)
+    for start in (ob.BLIND_PRESENT, en.BLIND):
+        _copy(src, dst, start, 3 * n)
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE):
+        _copy(src, dst, start, n)
+    _copy(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+    _copy(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
+    _copy(src, dst, en.GAME, en.STATE_SIZE - en.GAME)
     dst[en.RECORD] = 0
 
 
