@@ -183,6 +183,35 @@ def test_samples_are_legal_states_and_the_true_state_is_one_of_them(rules_positi
             assert hidden_cards(st, seat) == hidden_cards(pos["state"], seat)
 
 
+@pytest.mark.parametrize("players, decks", [(2, 1), (4, 1), (5, 1), (8, 2)])
+def test_sampled_deals_are_deals_that_keep_the_seats_own_six_cards(players, decks):
+    """R5/R6 at the swap: every seat 3 hand + 3 face-up cards (the searcher's own 6 as dealt), 3 blind
+    cards each, the rest in the talon, every card 4 * decks times (R1, V7)."""
+    from idiotsim.rng import shuffled_deck
+    for game in range(5):
+        deck = shuffled_deck(SEED, game, 0, decks) >> 2
+        seat = game % players
+        obs = np.zeros(ob.OBS_SIZE, np.int64)
+        obs[ob.DECISION], obs[ob.SEAT], obs[ob.PLAYERS], obs[ob.DECKS] = ob.SWAP, seat, players, decks
+        obs[ob.TALON_SIZE] = 52 * decks - 9 * players
+        obs[ob.FACEUP + seat * NR: ob.FACEUP + seat * NR + NR] = np.bincount(
+            deck[3 * players + 3 * seat: 3 * players + 3 * seat + 3], minlength=NR)
+        hand = np.bincount(deck[6 * players + 3 * seat: 6 * players + 3 * seat + 3], minlength=NR).astype(np.int64)
+        st = np.zeros(en.STATE_SIZE, np.int64)
+        assert search.sample_deal(obs, hand, np.array([game], np.uint64), st, np.zeros(en.MAX_CARDS, np.int64)) == 0
+        hand_rows = hands(st, players)
+        faceup_rows = st[en.SWAP_FACEUP: en.SWAP_FACEUP + players * NR].reshape(players, NR)
+        assert (hand_rows.sum(axis=1) == 3).all() and (faceup_rows.sum(axis=1) == 3).all()
+        assert (hand_rows[seat] == hand).all()
+        assert (faceup_rows[seat] == obs[ob.FACEUP + seat * NR: ob.FACEUP + seat * NR + NR]).all()
+        blind = st[en.BLIND: en.BLIND + 3 * players]
+        talon = st[en.TALON: en.TALON + st[en.TALON_LEN]]
+        assert (blind >= 0).all() and len(talon) == obs[ob.TALON_SIZE]
+        per_rank = hand_rows.sum(axis=0) + faceup_rows.sum(axis=0) + np.bincount(
+            np.concatenate([blind, talon]), minlength=NR)
+        assert per_rank.tolist() == [4 * decks] * NR
+
+
 def with_hidden_cards_moved(st, seat: int, rng) -> np.ndarray:
     """Another true state that looks the same to `seat`: its hidden cards (see `hidden_cards`)
     permuted among their places."""
