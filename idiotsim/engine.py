@@ -680,6 +680,24 @@ def _same_position(sp, seat, n, snap, save):
 
 
 @kernel(inline="always")
+def _brent_step(sp, seat, n, snap, power, lam):
+    """Brent's cycle search, one step, on the position before an action. When it equals the one
+    saved `lam` actions ago, whole cycles of `lam` actions are skipped up to the action limit (R20)
+    and the search stops (lam -1); else the position is saved at every power of two. Returns
+    (power, lam) for the next action."""
+    if lam > 0 and _same_position(sp, seat, n, snap, False):
+        limit = sp[ob.ACTION_LIMIT]
+        skipped = (limit - sp[ob.ACTIONS]) // lam * lam
+        sp[ob.ACTIONS] += skipped
+        sp[SKIPPED] += skipped
+        return power, -1
+    if lam == power or lam == 0:
+        _same_position(sp, seat, n, snap, True)
+        return (2 * power if lam > 0 else 1), 1
+    return power, lam + 1
+
+
+@kernel(inline="always")
 def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     """Play the round in `st` on from `seat` to act, every seat playing `policy`, until the place of
     `searcher` is decided (R16.3 out, R18 the Idiot, R20 the action limit); returns that place, or
@@ -691,27 +709,13 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     `snap` holds POSITION_SIZE values for the check."""
     sp = _data_pointer(st)
     n = sp[ob.PLAYERS]
-    limit = sp[ob.ACTION_LIMIT]
     watch_from = sp[ob.ACTIONS] + CYCLE_WATCH_FROM
-    watching = skip_cycles
-    power = 1
-    lam = 0
+    power, lam = 1, (0 if skip_cycles else -1)
     while sp[PLAYERS_IN] > 1 and sp[ob.PLACE + searcher] == 0:
-        if sp[ob.ACTIONS] >= limit:  # R20
+        if lam >= 0 and sp[ob.ACTIONS] >= watch_from:
+            power, lam = _brent_step(sp, seat, n, snap, power, lam)
+        if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
             break
-        if watching and sp[ob.ACTIONS] >= watch_from:
-            if lam > 0 and _same_position(sp, seat, n, snap, False):
-                skipped = (limit - sp[ob.ACTIONS]) // lam * lam
-                sp[ob.ACTIONS] += skipped
-                sp[SKIPPED] += skipped
-                watching = False
-            elif lam == power or lam == 0:  # Brent: a new tortoise at every power of two
-                _same_position(sp, seat, n, snap, True)
-                power = 2 * power if lam > 0 else 1
-                lam = 0
-            lam += 1
-            if sp[ob.ACTIONS] >= limit:
-                break
         _show_turn(sp, seat)
         hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
         seat = _apply(sp, seat, policy(st[:OBS_SIZE], hand, params, rng), n)
