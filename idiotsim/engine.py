@@ -61,6 +61,7 @@ GAME = DECK + MAX_CARDS
  N_EVENTS, N_OBS) = range(GAME, GAME + 12)
 # set by the caller: recording switch and capacities, and the strategy tuple index of each seat
 RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
+SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
 SEAT_STRATEGY = GAME + 16
 STATE_SIZE = SEAT_STRATEGY + MAX_PLAYERS
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
@@ -475,6 +476,19 @@ def _open_table(sp, n):
 
 
 @kernel
+def _start_play(sp, n, left_of_dealer):
+    """After the swap: R7/R8 the starter (returned), V12 the rank of its opening play."""
+    starter = _choose_starter(sp, n, left_of_dealer)
+    sp[ob.STARTER] = starter
+    if sp[ob.OPENING_LOWEST]:  # V12
+        for r in range(1, NR):
+            if r != TEN and sp[HANDS + starter * NR + r] > 0:
+                sp[ob.MUST_PLAY] = r
+                break
+    return starter
+
+
+@kernel
 def _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
     """One round (R4-R18, R20) from the deck at sp[DECK:]. Returns 0, or -1 on an illegal move."""
     _deal(sp, n, n_cards)
@@ -485,13 +499,7 @@ def _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
         if _apply_swap(sp, seat, _decide(table, params, rngs, st, sp, seat)) < 0:
             return -1
     _open_table(sp, n)
-    starter = _choose_starter(sp, n, (dealer + 1) % n)
-    sp[ob.STARTER] = starter
-    if sp[ob.OPENING_LOWEST]:  # V12
-        for r in range(1, NR):
-            if r != TEN and sp[HANDS + starter * NR + r] > 0:
-                sp[ob.MUST_PLAY] = r
-                break
+    starter = _start_play(sp, n, (dealer + 1) % n)
     seat = starter
     stalled = False
     limit = sp[ob.ACTION_LIMIT]
@@ -614,3 +622,128 @@ def trace_match(fns, params, header, seed, game_index, deal_index, decks, first_
     RECORD, TRACE_CAP, LOG_CAP and SEAT_STRATEGY set), for `trace --engine numba` and the equality tests."""
     rngs = np.zeros((MAX_PLAYERS + 1, 1), dtype=np.uint64)
     return play_match(fns, params, rngs, header, seed, game_index, deal_index, decks, first_deck, st, places)
+
+
+# ---- search support: a round played on from any state ------------------------------------------
+# A search (``idiotsim.search``) builds a state the way a seat may believe it to be and plays the
+# round on from there with one strategy at every seat (a rollout). The helpers above are the rules;
+# `play_on` is the round loop of `_play_round` without the deal, the swap and the recording. The
+# policy is a strategy's compiled `decide` passed as an argument and both are inlined into their
+# caller, so the policy is a direct call: a function value passed on to a compiled function would
+# carry its address, and numba cannot cache code holding an address.
+
+# Brent's cycle check starts this many actions into a rollout: shorter rollouts never cycle in
+# practice, and the check costs a few comparisons per action.
+CYCLE_WATCH_FROM = 64
+# The position compared by the cycle check: everything that decides the rest of the round except
+# the action count (R20): see `_same_position`.
+POSITION_SIZE = 1 + (ob.TALON_SIZE + 1 - ob.PILE_TOP) + 2 * NR + MAX_PLAYERS * (3 * NR + 4)
+
+
+@kernel(inline="always")
+def _position_range(sp, start, length, snap, at, save):
+    """Store sp[start:start+length] at snap[at:] (save), else whether it equals them."""
+    if save:
+        for i in range(length):
+            snap[at + i] = sp[start + i]
+        return True
+    for i in range(length):
+        if snap[at + i] != sp[start + i]:
+            return False
+    return True
+
+
+@kernel
+def _same_position(sp, seat, n, snap, save):
+    """The position with `seat` to act: with `save` stored in `snap`, else compared with it."""
+    if save:
+        snap[0] = seat
+    elif snap[0] != seat:
+        return False
+    at = 1
+    pile = ob.TALON_SIZE + 1 - ob.PILE_TOP  # PILE_TOP, PILE_RUN, PILE_SIZE, TALON_SIZE
+    if not _position_range(sp, ob.PILE_TOP, pile, snap, at, save):
+        return False
+    at += pile
+    if not _position_range(sp, ob.PILE_COUNTS, 2 * NR, snap, at, save):  # PILE_COUNTS, BURNED
+        return False
+    at += 2 * NR
+    for start, length in ((HANDS, n * NR), (ob.FACEUP, n * NR), (ob.KNOWN, n * NR), (BLIND, 3 * n),
+                          (ob.PLACE, n)):
+        if not _position_range(sp, start, length, snap, at, save):
+            return False
+        at += length
+    return True
+
+
+@kernel(inline="always")
+def _brent_step(sp, seat, n, snap, power, lam):
+    """Brent's cycle search, one step, on the position before an action. When it equals the one
+    saved `lam` actions ago, whole cycles of `lam` actions are skipped up to the action limit (R20)
+    and the search stops (lam -1); else the position is saved at every power of two. Returns
+    (power, lam) for the next action."""
+    if lam > 0 and _same_position(sp, seat, n, snap, False):
+        limit = sp[ob.ACTION_LIMIT]
+        skipped = (limit - sp[ob.ACTIONS]) // lam * lam
+        sp[ob.ACTIONS] += skipped
+        sp[SKIPPED] += skipped
+        return power, -1
+    if lam == power or lam == 0:
+        _same_position(sp, seat, n, snap, True)
+        return (2 * power if lam > 0 else 1), 1
+    return power, lam + 1
+
+
+@kernel(inline="always")
+def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
+    """Play the round in `st` on from `seat` to act, every seat playing `policy`, until the place of
+    `searcher` is decided (R16.3 out, R18 the Idiot, R20 the action limit); returns that place, or
+    -1 on an illegal move. `st` must not record (RECORD 0).
+
+    A deterministic policy that never reads ACTIONS repeats itself once a position comes back (all
+    players picking up in turn, say): with `skip_cycles`, Brent's algorithm finds the cycle and
+    whole cycles are skipped up to the action limit, which gives exactly the result of playing them.
+    `snap` holds POSITION_SIZE values for the check."""
+    sp = _data_pointer(st)
+    n = sp[ob.PLAYERS]
+    watch_from = sp[ob.ACTIONS] + CYCLE_WATCH_FROM
+    power, lam = 1, (0 if skip_cycles else -1)
+    while sp[PLAYERS_IN] > 1 and sp[ob.PLACE + searcher] == 0:
+        if lam >= 0 and sp[ob.ACTIONS] >= watch_from:
+            power, lam = _brent_step(sp, seat, n, snap, power, lam)
+        if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
+            break
+        _show_turn(sp, seat)
+        hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
+        seat = _apply(sp, seat, policy(st[:OBS_SIZE], hand, params, rng), n)
+        if seat < 0:
+            return -1
+    if sp[ob.PLACE + searcher] == 0:
+        _final_places(sp, n, sp[ob.STARTER])
+    return sp[ob.PLACE + searcher]
+
+
+@kernel
+def act(st, seat, action):
+    """One action (R13-R16) of `seat`, to act in `st`; returns the next seat to act, or -1 on an illegal move."""
+    sp = _data_pointer(st)
+    _show_turn(sp, seat)
+    return _apply(sp, seat, action, sp[ob.PLAYERS])
+
+
+@kernel(inline="always")
+def open_round(st, searcher, choice, policy, params, rng, left_of_dealer):
+    """R6-R8, V12 on a state dealt as `_deal` leaves it: `searcher` lays `choice` face-up, every other
+    seat swaps by `policy`; returns the starter, or -1 on an illegal swap."""
+    sp = _data_pointer(st)
+    n = sp[ob.PLAYERS]
+    for seat in range(n):
+        _show_swap(sp, seat)
+        if seat == searcher:
+            swap = choice
+        else:
+            swap = policy(st[:OBS_SIZE], st[HANDS + seat * NR: HANDS + seat * NR + NR], params, rng)
+        if _apply_swap(sp, seat, swap) < 0:
+            return -1
+    _open_table(sp, n)
+    return _start_play(sp, n, left_of_dealer)

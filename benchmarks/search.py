@@ -1,0 +1,129 @@
+"""Search benchmark (issue 13, item 5): rollouts/s and decisions/s, one thread, against the engine.
+
+    .venv/bin/python benchmarks/search.py            # 4 players, K = 32 and 128
+    .venv/bin/python benchmarks/search.py --quick    # fewer positions and repeats
+
+Positions are the TURN decisions of games of `basic` (reference engine, every 2nd decision).
+- engine: full games/s of 4 `basic` players (`play_games`, one thread), in the same process;
+- rollouts/s: from those positions, a sampled state (`sample_state`) copied and played on by `basic`
+  to the end of the deciding seat's round (what a search does per move and sample), and the same
+  from the true state without sampling; the ratio to the engine's full games/s;
+- decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128.
+Figures are printed, never asserted: the targets are in issue 13 (>= 600 decisions/s at K = 128).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from idiotsim import engine as en
+from idiotsim import observation as ob
+from idiotsim import search
+from idiotsim.rules import Rules
+from idiotsim.search import POLICY_PARAMS
+from idiotsim.simulate import play_games
+from idiotsim.strategies.search import STRATEGY
+from idiotsim.strategy_api import load_strategies
+
+
+@njit(cache=True)
+def _rollouts(states, repeats, sampled):
+    """Rollouts from each state, `repeats` times: sampled from the seat's view, or the truth."""
+    work = np.zeros(search.WORK_SIZE, np.int64)
+    sample = work[search.SAMPLE:search.ROLL]
+    roll = work[search.ROLL:search.POOL]
+    pool = work[search.POOL:search.SNAP]
+    snap = work[search.SNAP:search.MOVES]
+    rng = np.zeros(1, np.uint64)
+    scratch = np.zeros(1, np.uint64)
+    params = POLICY_PARAMS.copy()
+    places = 0
+    for _ in range(repeats):
+        for i in range(states.shape[0]):
+            st = states[i]
+            seat = st[ob.SEAT]
+            if sampled:
+                search.sample_state(st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR],
+                                    rng, sample, pool)
+                search.copy_state(sample, roll)
+            else:
+                search.copy_state(st, roll)
+            places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+    return places
+
+
+def positions(players: int, games: int) -> list:
+    found = []
+    for g in range(games):
+        found += [p for p in search.decision_positions(Rules(players=players), "basic", 7, g)
+                  if p["obs"][ob.DECISION] == ob.TURN][::2]
+    return found
+
+
+def engine_rate(players: int, games: int) -> float:
+    seats = load_strategies("basic", players)
+    play_games(Rules(players=players), seats, 1, 0, 1000)
+    best = 0.0
+    for _ in range(3):
+        start = time.perf_counter()
+        play_games(Rules(players=players), seats, 1, 0, games)
+        best = max(best, games / (time.perf_counter() - start))
+    return best
+
+
+def rollout_rate(states: np.ndarray, sampled: bool, repeats: int) -> float:
+    _rollouts(states[:2], 1, sampled)
+    best = 0.0
+    for _ in range(3):
+        start = time.perf_counter()
+        _rollouts(states, repeats, sampled)
+        best = max(best, repeats * len(states) / (time.perf_counter() - start))
+    return best
+
+
+def decision_rate(found: list, k: int, seconds: float) -> tuple:
+    """Searched decisions/s (positions with more than one move) and the mean number of moves."""
+    params = STRATEGY.params({"rollouts": k})
+    moves = np.zeros(search.MAX_MOVES, np.int64)
+    searched = []
+    for p in found:
+        n = search.list_turn_moves(p["obs"], p["hand"], params, np.zeros(1, np.uint64), moves)
+        if n > 1:
+            searched.append((p, n))
+    STRATEGY.decide(searched[0][0]["obs"], searched[0][0]["hand"], params, np.zeros(1, np.uint64))
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        p, _ = searched[done % len(searched)]
+        STRATEGY.decide(p["obs"], p["hand"], params, np.array([done], np.uint64))
+        done += 1
+    return done / (time.perf_counter() - start), np.mean([n for _, n in searched])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    numba.set_num_threads(1)
+    found = positions(args.players, 20 if args.quick else 60)
+    states = np.stack([p["state"] for p in found])
+    games = engine_rate(args.players, 50_000 if args.quick else 200_000)
+    print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games)")
+    print(f"engine, full games of basic:         {games:>12,.0f} games/s")
+    repeats = 20 if args.quick else 100
+    for sampled, label in ((True, "rollouts from sampled states"), (False, "rollouts from the true states")):
+        rate = rollout_rate(states, sampled, repeats)
+        print(f"{label + ':':<36} {rate:>12,.0f} rollouts/s  ({rate / games:.2f}x the engine's games/s)")
+    for k in (32, 128):
+        rate, moves = decision_rate(found, k, 5 if args.quick else 20)
+        print(f"search decisions, K = {k:<4}            {rate:>12,.0f} decisions/s  "
+              f"({moves:.1f} moves per searched decision, {rate * k * moves:,.0f} rollouts/s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,468 @@
+"""Determinized Monte Carlo search (PIMC): judge every legal move of a seat on sampled states.
+
+A decision of the seat ``obs[SEAT]`` is searched in three steps:
+
+1. **Determinization** (`sample_state`): a full engine state (``idiotsim.engine`` layout) built
+   from what the seat knows, its observation and its own hand; every card it has not seen (the
+   opponents' hand cards that are not publicly KNOWN, every blind card including its own, the
+   talon) is dealt uniformly at random, with every size as the observation shows it. The draws
+   come from the seat's random stream only, so the same observation, hand and stream always give
+   the same state, whatever the hidden cards really are.
+2. **Rollouts** (`engine.play_on`): each move is applied to a copy of the sampled state and the
+   round is played on with one rollout policy at every seat until the seat's place is decided
+   (cycles of a deterministic policy skipped, see `play_on`).
+3. **Choice**: every move is judged on the same K sampled states (common random numbers); the best
+   by mean place (or by wins) is played, `basic`'s move (always move 0) winning ties.
+
+The swap (R6) is searched the same way from a sampled deal (`sample_deal`), every distinct choice of
+3 face-up cards of the 6. The perfect-information variant (`decide_perfect_info`) reads the true
+state behind the observation instead of sampling: an upper bound for experiments, not a fair player.
+
+Work arrays are allocated once per decision (`search_decision`); the kernels below allocate nothing.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import carray, njit
+from numba.extending import overload
+
+from idiotsim import engine as en
+from idiotsim import observation as ob
+from idiotsim.jit import kernel
+from idiotsim.observation import NR
+from idiotsim.reference import counts, play_match
+from idiotsim.rng import nb_below, shuffled_deck
+from idiotsim.strategies.basic import decide as basic_decide
+from idiotsim.strategies.counter import STRATEGY as COUNTER
+from idiotsim.strategies.counter import decide as counter_decide
+from idiotsim.strategy_api import (CHANCE, PICKUP, SeatStrategy, Strategy, faceup_addable, held_in_source,
+                                   legal_now, load_strategies, play, swap_choice)
+
+# Knobs of the `search` family, in order (strategies/search.py describes them).
+K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP = range(4)
+MEAN_PLACE, WINS = 0, 1
+POLICY_BASIC, POLICY_COUNTER = 0, 1
+POLICY_PARAMS = COUNTER.params()  # the counter's defaults; `basic` has no knobs
+CARDS_PER_RANK = 4  # per deck (R1, V7)
+
+# ---- work arrays: one int64 array per decision, in sections ----
+MAX_MOVES = 512  # 13 ranks x counts 1..8 x V11 extras 0..3, pickup, chance
+SAMPLE = 0
+ROLL = SAMPLE + en.STATE_SIZE
+POOL = ROLL + en.STATE_SIZE
+SNAP = POOL + en.MAX_CARDS
+MOVES = SNAP + en.POSITION_SIZE
+PLACE_SUMS = MOVES + MAX_MOVES
+WIN_COUNTS = PLACE_SUMS + MAX_MOVES
+WORK_SIZE = WIN_COUNTS + MAX_MOVES
+
+
+# ---- determinization ---------------------------------------------------------------------------
+
+@kernel
+def hidden_pool(obs, hand, pool):
+    """The cards `obs[SEAT]` has not seen, as ranks in rank order in pool[:m]; returns m (-1 when
+    the observation counts more cards of a rank than the deck holds)."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    m = 0
+    for r in range(NR):
+        unseen = CARDS_PER_RANK * obs[ob.DECKS] - obs[ob.BURNED + r] - obs[ob.PILE_COUNTS + r] - hand[r]
+        for s in range(n):
+            unseen -= obs[ob.FACEUP + s * NR + r]
+            if s != seat:
+                unseen -= obs[ob.KNOWN + s * NR + r]
+        if unseen < 0:
+            return -1
+        for _ in range(unseen):
+            pool[m] = r
+            m += 1
+    return m
+
+
+@kernel
+def shuffle(pool, m, rng):
+    """Fisher-Yates over pool[:m], from the seat's stream."""
+    for i in range(m - 1, 0, -1):
+        j = nb_below(rng, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+
+
+@kernel
+def _set_counters(st, obs):
+    """The public part of a state: the observation, and the game scalars it implies."""
+    for i in range(ob.OBS_SIZE):
+        st[i] = obs[i]
+    n = obs[ob.PLAYERS]
+    out = 0
+    for s in range(n):
+        out += obs[ob.PLACE + s] != 0
+    for i in range(en.GAME, en.STATE_SIZE):
+        st[i] = 0
+    st[en.NEXT_PLACE] = out + 1
+    st[en.PLAYERS_IN] = n - out
+    st[en.TALON_POS] = 0
+    st[en.TALON_LEN] = obs[ob.TALON_SIZE]
+
+
+@kernel
+def _deal_talon(st, pool, k, size):
+    for i in range(size):
+        st[en.TALON + i] = pool[k + i]
+    return k + size
+
+
+@kernel
+def sample_state(obs, hand, rng, st, pool):
+    """A state of the game as `obs[SEAT]` may believe it to be, at a TURN or BLIND decision: its own
+    hand, every public fact, and the unseen cards shuffled into the hidden places (the other hands
+    beyond their KNOWN cards, seat by seat; every present blind position; the talon in order).
+    Returns 0, or -1 when the observation is inconsistent."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    m = hidden_pool(obs, hand, pool)
+    if m < 0:
+        return -1
+    shuffle(pool, m, rng)
+    _set_counters(st, obs)
+    k = 0
+    for s in range(n):
+        row = en.HANDS + s * NR
+        if s == seat:
+            for r in range(NR):
+                st[row + r] = hand[r]
+            continue
+        unknown = obs[ob.HAND_SIZE + s]
+        for r in range(NR):
+            st[row + r] = obs[ob.KNOWN + s * NR + r]
+            unknown -= obs[ob.KNOWN + s * NR + r]
+        if unknown < 0 or k + unknown > m:
+            return -1
+        for _ in range(unknown):
+            st[row + pool[k]] += 1
+            k += 1
+    for i in range(3 * n):
+        if obs[ob.BLIND_PRESENT + i] != 0:
+            if k >= m:
+                return -1
+            st[en.BLIND + i] = pool[k]
+            k += 1
+        else:
+            st[en.BLIND + i] = -1
+    if k + obs[ob.TALON_SIZE] != m:
+        return -1
+    _deal_talon(st, pool, k, obs[ob.TALON_SIZE])
+    return 0
+
+
+@kernel
+def sample_deal(obs, hand, rng, st, pool):
+    """At the SWAP decision (R6): the deal as `obs[SEAT]` may believe it to be: its own 6 cards, the
+    others' 3 hand and 3 face-up cards, every blind card and the talon dealt from the cards it has
+    not seen, as `engine._deal` leaves a state. Returns 0, or -1 when inconsistent."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    m = hidden_pool(obs, hand, pool)  # every card but the seat's 6 (nothing else is in sight yet)
+    if m < 0 or m != CARDS_PER_RANK * NR * obs[ob.DECKS] - 6:
+        return -1
+    shuffle(pool, m, rng)
+    _set_counters(st, obs)
+    k = 0
+    for s in range(n):
+        for r in range(NR):
+            st[en.HANDS + s * NR + r] = hand[r] if s == seat else 0
+            st[en.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
+            st[ob.FACEUP + s * NR + r] = 0
+        if s != seat:
+            for _ in range(3):
+                st[en.HANDS + s * NR + pool[k]] += 1
+                st[en.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
+                k += 2
+    for i in range(3 * n):
+        st[en.BLIND + i] = pool[k]
+        k += 1
+    _deal_talon(st, pool, k, m - k)
+    return 0
+
+
+# ---- the moves ---------------------------------------------------------------------------------
+
+@kernel
+def _add_move(moves, count, move):
+    """Append `move` unless it is moves[0] (the basic move, already listed)."""
+    if count > 0 and moves[0] == move:
+        return count
+    moves[count] = move
+    return count + 1
+
+
+@kernel
+def list_turn_moves(obs, hand, params, rng, moves):
+    """Every legal move of a TURN decision into moves, `basic`'s first; returns how many.
+
+    Each rank held in the source and legal now (V12: only MUST_PLAY) with each count 1..held; a play
+    that empties the hand (V11) also with each number of addable face-up cards; PICKUP when the
+    pile is not empty (R14); CHANCE when V5 allows it."""
+    moves[0] = basic_decide(obs, hand, params, rng)
+    count = 1
+    must = obs[ob.MUST_PLAY]
+    for r in range(NR):
+        if (must >= 0 and r != must) or not legal_now(obs, r):
+            continue
+        held = held_in_source(obs, hand, r)
+        for c in range(1, held + 1):
+            for extra in range(faceup_addable(obs, hand, r, c) + 1):
+                count = _add_move(moves, count, play(r, c, extra))
+    if obs[ob.CAN_PICKUP] != 0:
+        count = _add_move(moves, count, PICKUP)
+    if obs[ob.CAN_CHANCE] != 0:
+        count = _add_move(moves, count, CHANCE)
+    return count
+
+
+@kernel
+def list_swap_moves(obs, hand, params, rng, moves):
+    """Every distinct choice of 3 face-up cards of the seat's 6 (R6), `basic`'s first, as
+    swap_choice codes with the ranks in ascending order; returns how many."""
+    a, b, c = _sorted3(basic_decide(obs, hand, params, rng))
+    moves[0] = swap_choice(a, b, c)
+    count = 1
+    for r1 in range(NR):
+        for r2 in range(r1, NR):
+            for r3 in range(r2, NR):
+                if _can_lay(obs, hand, r1, r2, r3):
+                    count = _add_move(moves, count, swap_choice(r1, r2, r3))
+    return count
+
+
+@kernel(inline="always")
+def _can_lay(obs, hand, r1, r2, r3):
+    """Are ranks r1, r2, r3 (a rank may repeat) among the seat's 6 cards at the swap?"""
+    row = ob.FACEUP + obs[ob.SEAT] * NR
+    for r in (r1, r2, r3):
+        if (r1 == r) + (r2 == r) + (r3 == r) > hand[r] + obs[row + r]:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def _sorted3(choice):
+    a, b, c = choice % NR, (choice // NR) % NR, choice // (NR * NR)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
+# ---- rollouts and the choice -------------------------------------------------------------------
+
+@kernel(inline="always")
+def _copy(src, dst, start, length):
+    for i in range(start, start + length):
+        dst[i] = src[i]
+
+
+@kernel
+def copy_state(src, dst):
+    """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
+    them stay 0), the talon still to draw, the game scalars; not the dealt deck, not a recording."""
+    n = src[ob.PLAYERS]
+    _copy(src, dst, 0, ob.HEADER_SIZE)
+    for start in (ob.FACEUP, ob.KNOWN, en.HANDS, en.SWAP_FACEUP):
+        _copy(src, dst, start, n * NR)
+    for start in (ob.BLIND_PRESENT, en.BLIND):
+        _copy(src, dst, start, 3 * n)
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE):
+        _copy(src, dst, start, n)
+    _copy(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+    _copy(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
+    _copy(src, dst, en.GAME, en.STATE_SIZE - en.GAME)
+    dst[en.RECORD] = 0
+
+
+@kernel
+def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles=True):
+    """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place."""
+    if policy == POLICY_COUNTER:
+        return en.play_on(st, seat, searcher, counter_decide, policy_params, scratch, snap, skip_cycles)
+    return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
+
+
+@kernel
+def _open(st, searcher, choice, policy, policy_params, scratch):
+    """The swap (R6) with the searcher's `choice` and the rollout policy's at the other seats."""
+    rnd = st[ob.ROUND]
+    n = st[ob.PLAYERS]
+    left_of_dealer = (rnd - 1) % n  # R7
+    if st[ob.IDIOT_DEALS] != 0 and rnd == 2:  # V8: round 1's Idiot deals (later rounds assume R7)
+        for s in range(n):
+            if st[ob.SCORE + s] == n:
+                left_of_dealer = (s + 1) % n
+    if policy == POLICY_COUNTER:
+        return en.open_round(st, searcher, choice, counter_decide, policy_params, scratch, left_of_dealer)
+    return en.open_round(st, searcher, choice, basic_decide, policy_params, scratch, left_of_dealer)
+
+
+@kernel
+def determinize(obs, hand, rng, st, pool, truth, perfect):
+    """The state a rollout starts from: sampled (`sample_deal` at the swap, else `sample_state`), or
+    with `perfect` the true state `truth`."""
+    if perfect:
+        copy_state(truth, st)
+        return 0
+    if obs[ob.DECISION] == ob.SWAP:
+        return sample_deal(obs, hand, rng, st, pool)
+    return sample_state(obs, hand, rng, st, pool)
+
+
+@kernel
+def _play_move(roll, obs, move, policy, policy_params, scratch, snap):
+    """The searcher's place after `move` and a rollout; -1 on an illegal move."""
+    seat = obs[ob.SEAT]
+    if obs[ob.DECISION] == ob.SWAP:
+        nxt = _open(roll, seat, move, policy, policy_params, scratch)
+    else:
+        nxt = en.act(roll, seat, move)
+    if nxt < 0:
+        return -1
+    return rollout(roll, nxt, seat, policy, policy_params, scratch, snap)
+
+
+@kernel
+def judge_moves(obs, hand, rng, n_moves, rollouts, policy, policy_params, scratch, work, truth, perfect):
+    """Each of the first n_moves moves of work[MOVES:] played on the same `rollouts` determinizations:
+    the sums of places in work[PLACE_SUMS:], the wins in work[WIN_COUNTS:]. Returns 0, or -1 when a
+    state cannot be built or a move is illegal."""
+    sample = work[SAMPLE:ROLL]
+    roll = work[ROLL:POOL]
+    pool = work[POOL:SNAP]
+    snap = work[SNAP:MOVES]
+    for k in range(rollouts):
+        if determinize(obs, hand, rng, sample, pool, truth, perfect) < 0:
+            return -1
+        for i in range(n_moves):
+            copy_state(sample, roll)
+            place = _play_move(roll, obs, work[MOVES + i], policy, policy_params, scratch, snap)
+            if place < 0:
+                return -1
+            work[PLACE_SUMS + i] += place
+            work[WIN_COUNTS + i] += place == 1
+    return 0
+
+
+@kernel
+def best_move(work, n_moves, objective):
+    """The index of the best move: the lowest sum of places, or the most wins (then the lowest sum);
+    the earlier move on a tie, so `basic`'s move (0) keeps ties."""
+    best = 0
+    for i in range(1, n_moves):
+        fewer_places = work[PLACE_SUMS + i] < work[PLACE_SUMS + best]
+        if objective == WINS:
+            more_wins = work[WIN_COUNTS + i] > work[WIN_COUNTS + best]
+            same_wins = work[WIN_COUNTS + i] == work[WIN_COUNTS + best]
+            if more_wins or (same_wins and fewer_places):
+                best = i
+        elif fewer_places:
+            best = i
+    return best
+
+
+NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
+
+
+@njit(cache=True)
+def search_decision(obs, hand, params, rng, truth, perfect):
+    """A decision of the search player (the `decide` of strategies/search.py)."""
+    decision = obs[ob.DECISION]
+    if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] == 0):
+        return basic_decide(obs, hand, params, rng)
+    work = np.zeros(WORK_SIZE, np.int64)
+    moves = work[MOVES:PLACE_SUMS]
+    if decision == ob.SWAP:
+        n_moves = list_swap_moves(obs, hand, params, rng, moves)
+    else:
+        n_moves = list_turn_moves(obs, hand, params, rng, moves)
+    if n_moves == 1:
+        return moves[0]
+    scratch = np.zeros(1, np.uint64)
+    policy_params = POLICY_PARAMS.copy()
+    rollouts = 1 if perfect else int(params[K_ROLLOUTS])  # a deterministic rollout from the truth is one
+    if judge_moves(obs, hand, rng, n_moves, rollouts, int(params[K_POLICY]), policy_params, scratch, work,
+                   truth, perfect) < 0:
+        return NO_STATE
+    return moves[best_move(work, n_moves, int(params[K_OBJECTIVE]))]
+
+
+@njit(cache=True)
+def true_state(obs):
+    """The engine state an observation handed out by the numba engine is the head of."""
+    return carray(en._data_pointer(obs), en.STATE_SIZE)
+
+
+def in_compiled_code():
+    """False in Python (the reference engine runs a strategy's Python twin), True in compiled code."""
+    return False
+
+
+@overload(in_compiled_code)
+def _in_compiled_code():
+    return lambda: True
+
+
+# ---- from Python: positions of real games, rollouts ---------------------------------------------
+
+@njit(cache=True)
+def rollout_place(st, seat, searcher, policy, skip_cycles):
+    """The searcher's place when the round in `st` is played on from `seat` by the policy (knob value)."""
+    snap = np.zeros(en.POSITION_SIZE, np.int64)
+    return rollout(st, seat, searcher, policy, POLICY_PARAMS.copy(), np.zeros(1, np.uint64), snap, skip_cycles)
+
+
+def state_of_round(rnd, obs) -> np.ndarray:
+    """The engine state of a reference-engine round (``reference.Round``) at the decision whose
+    observation is `obs` (R5 ranks; suits do not matter, R1)."""
+    st = np.zeros(en.STATE_SIZE, dtype=np.int64)
+    st[: ob.OBS_SIZE] = obs
+    for p in rnd.players:
+        st[en.HANDS + p.seat * NR: en.HANDS + p.seat * NR + NR] = counts(p.hand)
+        for k, card in enumerate(p.blind):
+            st[en.BLIND + 3 * p.seat + k] = -1 if card is None else card >> 2
+    st[en.TALON: en.TALON + len(rnd.talon)] = [c >> 2 for c in rnd.talon]
+    st[en.TALON_LEN] = len(rnd.talon)
+    st[en.NEXT_PLACE] = rnd.next_place
+    st[en.PLAYERS_IN] = rnd.players_in()
+    return st
+
+
+def decision_positions(rules, spec: str, seed: int, game: int, decisions=(ob.TURN, ob.BLIND)) -> list:
+    """Every decision of the kinds `decisions` in game `game` of `seed` played on the reference engine
+    by `spec`, as dicts: ``state`` (engine state), ``obs``, ``hand``, ``seat``, ``round`` and the
+    result ``places`` (round places) of the game as played."""
+    seats = load_strategies(spec, rules.players)
+    live = {}
+    found = []
+
+    def recorder(seat_strategy):
+        def decide(obs, hand, params, rng):
+            if obs[ob.DECISION] in decisions:
+                found.append(dict(state=state_of_round(live["round"], obs), obs=obs.copy(), hand=hand.copy(),
+                                  seat=int(obs[ob.SEAT]), round=int(obs[ob.ROUND])))
+            return seat_strategy.decide.py_func(obs, hand, params, rng)
+        wrapped = Strategy(name=seat_strategy.label, decide=SimpleNamespace(py_func=decide), description="")
+        return SeatStrategy(seat_strategy.label, wrapped, seat_strategy.params)
+
+    def observer(event, rnd):
+        live["round"] = rnd
+
+    decks = [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
+    result = play_match(decks, rules, [recorder(s) for s in seats], seed, game, observer=observer)
+    for position in found:
+        position["places"] = result.rounds[position["round"] - 1].places
+    return found

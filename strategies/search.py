@@ -1,0 +1,59 @@
+"""`search`: determinized Monte Carlo search (PIMC, ``idiotsim.search``).
+
+At each turn with more than one legal move (each rank with each count, pickup, V5 chance) it plays
+every move on the same K states sampled from what it has seen, rolls each out with a rollout
+policy to the end of its own round, and plays the move with the best mean place (or win rate).
+`basic`'s move wins ties; the blind flip (R15) is `basic`'s; the swap (R6) is `basic`'s unless the
+`swap` knob searches every distinct choice of 3 face-up cards of the 6.
+
+``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
+the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
+numba engine.
+"""
+from numba import njit
+
+from idiotsim.errors import UserError
+from idiotsim.search import in_compiled_code, search_decision, true_state
+from idiotsim.strategy_api import SIG, Knob, Strategy
+
+KNOBS = (
+    Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
+    Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
+    Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
+    Knob("swap", 0, 0, 1, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap"),
+)
+
+
+@njit(SIG, cache=True)
+def decide(obs, hand, params, rng):
+    return search_decision(obs, hand, params, rng, obs, False)
+
+
+@njit(SIG, cache=True)
+def decide_perfect_info(obs, hand, params, rng):
+    if not in_compiled_code():
+        raise UserError("search-perfect-info reads the numba engine's hidden state: "
+                        "it cannot play on the reference engine (use trace --engine numba)")
+    return search_decision(obs, hand, params, rng, true_state(obs), True)
+
+
+STRATEGY = Strategy(
+    name="search",
+    decide=decide,
+    description="Determinized Monte Carlo search: every legal move rolled out on K sampled states; "
+                "best mean place, basic's move on ties",
+    stochastic=True,
+    counts_cards=True,
+    knobs=KNOBS,
+)
+SEARCH = STRATEGY
+
+PERFECT_INFO = Strategy(
+    name="search-perfect-info",
+    decide=decide_perfect_info,
+    description="NOT A FAIR PLAYER: search on the true state (sees every hidden card); an upper bound, "
+                "for experiments only; numba engine only",
+    stochastic=False,
+    counts_cards=True,
+    knobs=KNOBS,
+)
