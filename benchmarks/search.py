@@ -23,6 +23,7 @@ from numba import njit
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import search
+from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.search import POLICY_PARAMS
 from idiotsim.simulate import play_games
@@ -59,7 +60,7 @@ def _rollouts(states, repeats, sampled):
 def positions(players: int, games: int) -> list:
     found = []
     for g in range(games):
-        found += [p for p in search.decision_positions(Rules(players=players), "basic", 7, g)
+        found += [p for p in decision_positions(Rules(players=players), "basic", 7, g)
                   if p["obs"][ob.DECISION] == ob.TURN][::2]
     return found
 

@@ -22,8 +22,6 @@ Work arrays are allocated once per decision (`search_decision`); the kernels bel
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 from numba import carray, njit
 from numba.extending import overload
@@ -32,13 +30,11 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.reference import counts, play_match
-from idiotsim.rng import nb_below, shuffled_deck
+from idiotsim.rng import nb_below
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
-from idiotsim.strategy_api import (CHANCE, PICKUP, SeatStrategy, Strategy, faceup_addable, held_in_source,
-                                   legal_now, load_strategies, play, swap_choice)
+from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, legal_now, play, swap_choice
 
 # Knobs of the `search` family, in order (strategies/search.py describes them).
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP = range(4)
@@ -416,53 +412,8 @@ def _in_compiled_code():
     return lambda: True
 
 
-# ---- from Python: positions of real games, rollouts ---------------------------------------------
-
 @njit(cache=True)
 def rollout_place(st, seat, searcher, policy, skip_cycles):
     """The searcher's place when the round in `st` is played on from `seat` by the policy (knob value)."""
     snap = np.zeros(en.POSITION_SIZE, np.int64)
     return rollout(st, seat, searcher, policy, POLICY_PARAMS.copy(), np.zeros(1, np.uint64), snap, skip_cycles)
-
-
-def state_of_round(rnd, obs) -> np.ndarray:
-    """The engine state of a reference-engine round (``reference.Round``) at the decision whose
-    observation is `obs` (R5 ranks; suits do not matter, R1)."""
-    st = np.zeros(en.STATE_SIZE, dtype=np.int64)
-    st[: ob.OBS_SIZE] = obs
-    for p in rnd.players:
-        st[en.HANDS + p.seat * NR: en.HANDS + p.seat * NR + NR] = counts(p.hand)
-        for k, card in enumerate(p.blind):
-            st[en.BLIND + 3 * p.seat + k] = -1 if card is None else card >> 2
-    st[en.TALON: en.TALON + len(rnd.talon)] = [c >> 2 for c in rnd.talon]
-    st[en.TALON_LEN] = len(rnd.talon)
-    st[en.NEXT_PLACE] = rnd.next_place
-    st[en.PLAYERS_IN] = rnd.players_in()
-    return st
-
-
-def decision_positions(rules, spec: str, seed: int, game: int, decisions=(ob.TURN, ob.BLIND)) -> list:
-    """Every decision of the kinds `decisions` in game `game` of `seed` played on the reference engine
-    by `spec`, as dicts: ``state`` (engine state), ``obs``, ``hand``, ``seat``, ``round`` and the
-    result ``places`` (round places) of the game as played."""
-    seats = load_strategies(spec, rules.players)
-    live = {}
-    found = []
-
-    def recorder(seat_strategy):
-        def decide(obs, hand, params, rng):
-            if obs[ob.DECISION] in decisions:
-                found.append(dict(state=state_of_round(live["round"], obs), obs=obs.copy(), hand=hand.copy(),
-                                  seat=int(obs[ob.SEAT]), round=int(obs[ob.ROUND])))
-            return seat_strategy.decide.py_func(obs, hand, params, rng)
-        wrapped = Strategy(name=seat_strategy.label, decide=SimpleNamespace(py_func=decide), description="")
-        return SeatStrategy(seat_strategy.label, wrapped, seat_strategy.params)
-
-    def observer(event, rnd):
-        live["round"] = rnd
-
-    decks = [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
-    result = play_match(decks, rules, [recorder(s) for s in seats], seed, game, observer=observer)
-    for position in found:
-        position["places"] = result.rounds[position["round"] - 1].places
-    return found

@@ -175,6 +175,7 @@ class StrategyInfo:
     counts_cards: bool
     looks_at: tuple
     presets: tuple = ()  # a family's presets
+    fair: bool = True  # False: sees hidden cards (experiments only)
 
     def changes_text(self) -> str:
         """``swap=0, burn_min=1``: the knobs a preset sets; empty for a family."""
@@ -195,4 +196,4 @@ def describe(name: str, strategy: Strategy | None = None) -> StrategyInfo:
         name=name, family=strategy.name, summary=summary,
         preset_of=strategy.name if is_preset else None, changes=changes, knobs=knobs,
         stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at),
-        presets=() if is_preset else tuple(strategy.presets))
+        presets=() if is_preset else tuple(strategy.presets), fair=strategy.fair)

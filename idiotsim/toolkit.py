@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.extending import intrinsic
 
 from idiotsim.cards import ACE, BASIC_ORDER, JACK, KING, ORDINARY_MASK, ORDINARY_RANKS, TEN, THREE, TWO
@@ -73,12 +73,14 @@ NO_RANK = -1  # what the rank helpers return when there is none
 ALL_COPIES = 15  # more copies than any rank has: for `play_at_most`
 
 
-def strategy_function(fn):
-    """A decision function compiled with ``SIG``, cached and without reference counting
-    (fast; see ``idiotsim.jit``). It may not create arrays or lists: use
-    ``numba.njit(SIG, cache=True)`` for one that must. Compilation waits for the
-    first use (``compiled``), so a run compiles only the strategies it seats."""
-    return kernel(fn)
+def strategy_function(fn=None, *, allocates: bool = False):
+    """A decision function compiled with ``SIG``, cached. Compilation waits for the first use
+    (``compiled``), so a run compiles only the strategies it seats, and importing the registry
+    compiles nothing. By default without reference counting (fast; see ``idiotsim.jit``), so it
+    may not create arrays or lists; ``@strategy_function(allocates=True)`` is for one that must."""
+    if fn is None:
+        return lambda f: strategy_function(f, allocates=allocates)
+    return njit(cache=True)(fn) if allocates else kernel(fn)
 
 
 def compiled(decide):
@@ -460,6 +462,7 @@ class Strategy:
     ``description``: one line, what it does. ``stochastic``: draws from ``rng``.
     ``counts_cards``: reads the public history (burned, picked-up and pile cards),
     not only the current table. ``looks_at``: the facts its decisions read, in words.
+    ``fair``: False for a player that sees hidden cards (marked in every listing).
     ``presets``: preset name -> knob values (a ``Preset`` carries a summary too)."""
     name: str
     decide: object
@@ -469,6 +472,7 @@ class Strategy:
     knobs: tuple = ()
     presets: dict = field(default_factory=dict)
     looks_at: tuple = ("own cards", "pile")
+    fair: bool = True  # False: sees hidden cards (an upper bound for experiments, never a real player)
 
     def params(self, values: dict | None = None) -> np.ndarray:
         values = values or {}

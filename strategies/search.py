@@ -10,11 +10,9 @@ policy to the end of its own round, and plays the move with the best mean place 
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
 numba engine.
 """
-from numba import njit
-
 from idiotsim.errors import UserError
 from idiotsim.search import in_compiled_code, search_decision, true_state
-from idiotsim.strategy_api import SIG, Knob, Strategy
+from idiotsim.toolkit import Knob, Strategy, strategy_function
 
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
@@ -24,12 +22,12 @@ KNOBS = (
 )
 
 
-@njit(SIG, cache=True)
+@strategy_function(allocates=True)
 def decide(obs, hand, params, rng):
     return search_decision(obs, hand, params, rng, obs, False)
 
 
-@njit(SIG, cache=True)
+@strategy_function(allocates=True)
 def decide_perfect_info(obs, hand, params, rng):
     if not in_compiled_code():
         raise UserError("search-perfect-info reads the numba engine's hidden state: "
@@ -56,4 +54,5 @@ PERFECT_INFO = Strategy(
     stochastic=False,
     counts_cards=True,
     knobs=KNOBS,
+    fair=False,
 )

@@ -82,17 +82,17 @@ from idiotsim.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECI
                                   HAND_SIZE, KNOWN, LEGAL, LOW_RANK, MUST_PLAY, NR, PILE_COUNTS, PILE_RUN,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
                                   SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
-from idiotsim.strategy_api import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, faceup_addable, held_in_source,
-                                   legal_mask, legal_now, play, strategy_function)
-from idiotsim.strategies.basic import KEY_ORDER
-from idiotsim.strategies.counter import unseen
-from idiotsim.strategies.heuristic import cards_held, lowest_blind, next_in
+from idiotsim.cards import BASIC_ORDER
+from idiotsim.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, cards_held, faceup_addable,
+                              held_in_source, legal_mask, legal_now, lowest_blind, next_seat_in, play,
+                              strategy_function, unseen)
 
 SIX = 4
 EMPTY_PILE = -1
 # STRENGTH[r]: rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1.
 STRENGTH = np.zeros(NR, dtype=np.float64)
-STRENGTH[KEY_ORDER] = np.arange(NR) / (NR - 1)
+BASIC_ORDER_ARRAY = np.array(BASIC_ORDER, dtype=np.int64)  # ranks by basic's key, lowest first
+STRENGTH[BASIC_ORDER_ARRAY] = np.arange(NR) / (NR - 1)
 
 
 def _weight(name, default, low, high, doc):
@@ -163,7 +163,7 @@ def choose_faceup(obs, hand, params):
     while need > 0:
         best, best_score = -1, -np.inf
         for i in range(NR - 1, -1, -1):
-            r = KEY_ORDER[i]
+            r = BASIC_ORDER_ARRAY[i]
             copies = hand[r] + obs[row + r]
             if copies > 0 and (taken >> r) & 1 == 0:
                 score = faceup_score(params, r, copies)
@@ -270,14 +270,14 @@ def choose_turn(obs, hand, params):
     pile = obs[PILE_SIZE]
     packed = unseen_counts(obs, hand)
     total_unseen = count_in_mask(packed, (1 << NR) - 1)
-    nxt = next_in(obs)
+    nxt = next_seat_in(obs)
     strength_weight = rank_weight(obs, params, pile, threat(cards_held(obs, nxt)),
                                   threat(fewest_opponent_cards(obs)))
     source_size = obs[FACEUP_SIZE + seat] if obs[SOURCE] == SRC_FACEUP else obs[HAND_SIZE + seat]
     must = obs[MUST_PLAY]
     best_action, best_score = PICKUP, -np.inf
     for i in range(NR):
-        r = KEY_ORDER[i]
+        r = BASIC_ORDER_ARRAY[i]
         held = held_in_source(obs, hand, r)
         if held == 0 or not legal_now(obs, r) or (must >= 0 and r != must):
             continue

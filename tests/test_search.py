@@ -1,6 +1,6 @@
 """The search player (issue 13): determinization, rollouts, the move lists, and the player itself.
 
-Positions come from games of the reference engine (``search.decision_positions``), so the engine
+Positions come from games of the reference engine (``idiotsim.positions.decision_positions``), so the engine
 states built here are checked against the executable spec, not against the engine they feed.
 
 - Rollouts: from the true state of a game of `basic` players, `engine.play_on` with `basic` gives
@@ -28,6 +28,7 @@ from test_engine_equality import VARIANTS, compare_game, fast_reference_checksum
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import search
+from idiotsim.positions import decision_positions
 from idiotsim.errors import UserError
 from idiotsim.observation import NR
 from idiotsim.reference import legal_ranks
@@ -53,7 +54,7 @@ POSITION_RULES = [
 def positions(rules: Rules, games: range, spec: str = "basic") -> list:
     found = []
     for g in games:
-        found += search.decision_positions(rules, spec, SEED, g)
+        found += decision_positions(rules, spec, SEED, g)
     return found
 
 
@@ -79,7 +80,7 @@ def test_rollout_from_the_true_state_ends_as_the_game_did(rules):
     """R16.3/R18: `play_on` with `basic` everywhere from any decision of an all-`basic` game."""
     failures = []
     for g in range(12):
-        for pos in search.decision_positions(rules, "basic", SEED, g)[::4]:
+        for pos in decision_positions(rules, "basic", SEED, g)[::4]:
             for searcher in range(rules.players):
                 if pos["obs"][ob.PLACE + searcher]:
                     continue
@@ -93,7 +94,7 @@ def stalled_position(rules: Rules):
     """A decision some actions into the first all-`basic` game that stalls (R20), and that game."""
     result = play_games(rules, [SeatStrategy("basic", *_basic())] * rules.players, SEED, 0, 2000)
     game = int(np.flatnonzero(result["stalled"])[0])
-    return search.decision_positions(rules, "basic", SEED, game)[10]
+    return decision_positions(rules, "basic", SEED, game)[10]
 
 
 def _basic():
@@ -306,7 +307,7 @@ def test_samples_are_uniform_on_small_endgames():
     exact arrangement probabilities; a chi-square test at 0.1% per endgame."""
     endgames = []
     for g in range(40):
-        for pos in search.decision_positions(Rules(players=3), "basic", SEED, g):
+        for pos in decision_positions(Rules(players=3), "basic", SEED, g):
             m = search.hidden_pool(pos["obs"], pos["hand"], np.zeros(en.MAX_CARDS, np.int64))
             if 5 <= m <= 7:
                 exact = exact_arrangements(pos)

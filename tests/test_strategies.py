@@ -69,6 +69,10 @@ def decks_of(rules: Rules, seed: int, game: int) -> list:
 
 # ---- every strategy: the generic checks ----------------------------------------------
 
+# The search players cost thousands of rollouts a decision: checked with few rollouts and games.
+SEARCH_CHECKS = {"search": ("search:rollouts=2", 150), "search-perfect-info": ("search-perfect-info", 150)}
+
+
 def _distinct_players() -> list:
     """One name per distinct (decision function, knob values): the presets that set knobs to their
     defaults (best-faceup, low-early, no-early-burn, count-specials) are their family exactly."""
@@ -76,7 +80,7 @@ def _distinct_players() -> list:
     for name in NAMES:
         s = load_strategy(name)
         key = (s.strategy.name, tuple(s.params))
-        if key not in seen:
+        if key not in seen and name not in SEARCH_CHECKS:
             seen.add(key)
             names.append(name)
     return names
@@ -98,6 +102,16 @@ def test_passes_the_generic_checks(name):
     assert report.ok, report.render()
     legal = dict(report.results[0].measures)
     assert legal["games"] >= 14 * 7_000 and legal["stalled"] < 0.05
+
+
+@pytest.mark.parametrize("name", sorted(SEARCH_CHECKS))
+def test_search_players_pass_the_generic_checks(name):
+    spec, games = SEARCH_CHECKS[name]
+    report = check_strategy(spec, games=games, sample=1, speed=False)
+    assert report.ok, report.render()
+    assert dict(report.results[0].measures)["games"] >= 14 * games
+    engines = report.results[2]
+    assert engines.status == ("ok" if load_strategy(spec).strategy.fair else "skipped"), engines
 
 
 # ---- the basic equivalents -----------------------------------------------------

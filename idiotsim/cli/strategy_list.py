@@ -74,7 +74,8 @@ def detail_lines(info: StrategyInfo, width: int) -> list[str]:
                       f"{info.name}: {info.family} with {info.changes_text()}. {info.family}: "
                       f"{_family_summary(info)}")
     lines.append(f"stochastic: {'yes' if info.stochastic else 'no'}; counts cards: "
-                 f"{'yes' if info.counts_cards else 'no'}")
+                 f"{'yes' if info.counts_cards else 'no'}; fair: "
+                 f"{'yes' if info.fair else 'NO, it sees hidden cards (experiments only)'}")
     if info.presets:
         lines += wrap.wrap("presets: " + ", ".join(info.presets))
     if not info.knobs:
