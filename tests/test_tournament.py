@@ -760,9 +760,11 @@ def test_python_api_polars_and_pandas(capsys, tmp_path, no_plots):
 # ---- demo -------------------------------------------------------------------------------
 
 def test_demo_runs_the_shipped_strategies(capsys, tmp_path, monkeypatch, no_plots):
-    # Only basic and random, so the test does not grow with every strategy shipped.
+    # Only basic and random (and the search players, which the demo leaves out), so the test does
+    # not grow with every strategy shipped.
     shipped = strategy_api.registry()
-    monkeypatch.setattr(strategy_api, "registry", lambda: {k: shipped[k] for k in ("basic", "random")})
+    monkeypatch.setattr(strategy_api, "registry", lambda: {k: shipped[k] for k in ("basic", "random", "search",
+                                                                                   "search-perfect-info")})
     out = tmp_path / "demo"
     shown = cli_ok(capsys, "demo", "--out", out, "--games", "200")
     m = manifest(out)
