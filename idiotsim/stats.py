@@ -246,4 +246,10 @@ def format_p(p: float) -> str:
     """A p-value as printed everywhere: 4 decimals, `<0.0001` below that, `n/a` when not tested."""
     if p is None or math.isnan(p):
         return "n/a"
-    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def p_clause(name: str, p: float) -> str:
+    """`Holm p = 0.0123` or `Holm p < 0.0001`."""
+    text = format_p(p)
+    return f"{name} p {text}" if text.startswith("<") else f"{name} p = {text}"

@@ -32,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from idiotsim.files import write_atomic
-from idiotsim.stats import Interval, adjust_holm, decimals_for, format_p, median_of_counts, ratio_difference, ratio_interval
+from idiotsim.stats import Interval, adjust_holm, decimals_for, p_clause, median_of_counts, ratio_difference, ratio_interval
 from idiotsim.tournament import read_manifest, unique_labels
 
 MAX_CLUSTERS = 1000
@@ -308,7 +308,7 @@ def ranking_lines(summary: Summary) -> list[str]:
     for r in diffs.iter_rows(named=True):
         verdict = "ahead of" if r["significant"] else "not significantly different from"
         lines.append(f"- {r['better']} is {verdict} {r['worse']}: mean place difference "
-                     f"{fmt_ci(r['difference'], r['lo'], r['hi'])}, Holm p = {format_p(r['p_holm'])}")
+                     f"{fmt_ci(r['difference'], r['lo'], r['hi'])}, {p_clause('Holm', r['p_holm'])}")
     return lines
 
 

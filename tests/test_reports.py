@@ -324,6 +324,27 @@ def test_report_usage_errors(tmp_path, capsys):
     a_file = write(tmp_path, "file.txt", "keep me\n")
     code, _, err = run_cli(capsys, "report", REPORTS / "tens_faceup.toml", "--quick", "--out", a_file / "out")
     assert code == 2 and err.count("\n") == 1 and "cannot create the --out folder" in err, err
+    code, _, err = run_cli(capsys, "report", "--check")
+    assert code == 2 and err.count("\n") == 1 and "with --all" in err, err
+    code, _, err = run_cli(capsys, "report", "--all", "--check", "--quick")
+    assert code == 2 and err.count("\n") == 1 and "without --games, --quick" in err, err
+
+
+def test_check_finds_every_stale_missing_or_extra_report_file(tmp_path, capsys):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    write(specs, "small.toml", PAIRED.replace("games = 1200", "games = 240"))
+    code, _, _ = run_cli(capsys, "report", "--all", "--specs-dir", specs)
+    assert code == 0
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0 and "matches its regeneration" in out
+    csv = specs / "small.csv"
+    csv.write_bytes(csv.read_bytes().replace(b"0", b"1", 1))  # one stale byte
+    (specs / "small.png").unlink()
+    write(specs, "old.md", "a report whose spec is gone\n")
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    listed = [line.strip() for line in out.splitlines()[1:]]
+    assert code == 1 and listed == [str(specs / name) for name in ("old.md", "small.csv", "small.png")], out
 
 
 def test_sequential_mode_needs_deals_that_differ(tmp_path):

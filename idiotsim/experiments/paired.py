@@ -223,7 +223,8 @@ class PairedDesign(DealDesign):
             if members:
                 parts.append(f"{label} at {_settings_text(points, members, m)}")
         level = [i for i in range(m) if i not in better and i not in worse]
-        parts.append(f"makes no significant difference at {_settings_text(points, level, m)}")
+        if level:
+            parts.append(f"makes no significant difference at {_settings_text(points, level, m)}")
         return (f"{subject}, effect on your mean place{scale}: " + "; ".join(parts)
                 + f" ({adjusted}); {opponents_text(spec.opponents)}.")
 
@@ -287,8 +288,6 @@ def analyse_paired(st: PairedStatistics) -> PairedRow:
 
 
 def _settings_text(points, members: list[int], m: int) -> str:
-    if not members:
-        return "none"
     if m > 6 and len(members) > 3:
         return f"{len(members)} of {m}"
     return f"{len(members)} of {m} (" + ", ".join(short_label(points[i].label) for i in members) + ")"

@@ -17,11 +17,16 @@ from idiotsim.experiments.text import capitalised, csv_value, format_interval, f
 from idiotsim.rules import Rules
 
 
-MULTIPLICITY_RULE = ("Multiplicity: the report's differences (mean place and win rate at every setting, and game "
-                     "length for variants) form one family; an effect is called significant, its sign settled, "
-                     "when its Holm-adjusted p-value is below 0.05.")
-STALL_RULE = ("Game length is the mean and median over the games that did not stall (a stalled game stops at the "
-              "action limit, R20, and would count that limit), shown beside the stall rate.")
+MULTIPLICITY_RULE = (
+    "Multiplicity: every difference a report tests (mean place and win rate at every setting, and game length "
+    "against the first variant) forms one family, as do the leaderboard's adjacent pairs and its top strategy "
+    "against every other, and each p-value is Holm-adjusted over its family. An effect is called significant, its "
+    "sign settled, only when its Holm-adjusted p-value is below 0.05, and settings are not ranked against each "
+    "other without a paired interval for their difference.")
+STALL_RULE = (
+    "Stalls: a round that reaches the action limit (R20) stops there, so its length says nothing about how long "
+    "the game would have run. Game length is the mean (95% CI over deals) and median of the games that did not "
+    "stall, printed beside the stall rate, never a mean with the limit averaged in.")
 
 
 def headline(design, spec: Spec, rows: list) -> str:

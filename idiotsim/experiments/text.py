@@ -6,7 +6,7 @@ import re
 
 from idiotsim.experiments.spec import Point
 from idiotsim.rules import Rules
-from idiotsim.stats import decimals_for, format_p
+from idiotsim.stats import decimals_for, p_clause
 
 
 def format_number(x: float, digits: int = 3, sign: bool = False) -> str:
@@ -55,7 +55,7 @@ def ci_text(estimate, digits: int, scale: float = 1) -> str:
     """`+0.012 (95% CI -0.003 to +0.027, Holm p = 0.1234)`, signed, on `scale` (100: points)."""
     d = decimals_for(scale * estimate.lo, scale * estimate.hi, digits)
     return (f"{format_number(scale * estimate.mean, d, True)} (95% CI {format_number(scale * estimate.lo, d, True)} "
-            f"to {format_number(scale * estimate.hi, d, True)}, Holm p = {format_p(estimate.p_holm)})")
+            f"to {format_number(scale * estimate.hi, d, True)}, {p_clause('Holm', estimate.p_holm)})")
 
 
 def estimate_cells(name: str, estimate) -> dict:
@@ -83,7 +83,7 @@ def stall_pair_text(a, b) -> str:
 def place_scale_words(spec) -> str:
     """Across player counts a place means something else: say on which scale effects are given."""
     counts = {p.players for p in spec.points}
-    return " (in places; the scale 1..n grows with the player count)" if len(counts) > 1 else ""
+    return " (the 1..n place scale grows with the player count)" if len(counts) > 1 else ""
 
 
 def digits_for(half_width: float) -> int:
