@@ -27,7 +27,7 @@ import polars as pl
 from idiotsim import experiments as ex
 from idiotsim import summary as sm
 from idiotsim.experiments.paired import PairedStatistics
-from idiotsim.experiments.play import play_deals
+from idiotsim.experiments.play import Played, play_deals
 from idiotsim.experiments.seats import SeatStatistics
 from idiotsim.simulate import play_seated
 from idiotsim.strategy_api import load_strategy
@@ -140,23 +140,30 @@ def replications(design, outputs: dict, deals: int, per_rep: int, new_statistics
         yield st
 
 
+def analysed_replications(tmp_path, text: str, deals: int, new_statistics) -> list:
+    """The analysed row of each of REPLICATIONS replications of `deals` deals of the spec in `text`."""
+    spec = write_spec(tmp_path, text)
+    design = ex.DESIGNS[spec.design]
+    total = REPLICATIONS * deals
+    outputs = play_all(design, spec, total)
+    return [design.analyse(Played(spec, 0, [st]))[0]
+            for st in replications(design, outputs, total, deals, new_statistics)]
+
+
+def pooled_coverage(values) -> float:
+    """Coverage of the intervals when the truth is their pooled estimate."""
+    return coverage([(x.lo, x.hi) for x in values], np.mean([x.mean for x in values]))
+
+
 def test_paired_design_intervals_cover(tmp_path):
     """`hold-back` against `basic` with `basic` opponents (deterministic players: the deals are the only
     randomness, and the arms differ on about 64% of them; truth: pooled over replications).
 
     An A/A pair of `random` players is no test here: against `basic` the random player is last on almost
     every deal, so almost every difference is 0, and against `random` opponents the games are 10 times slower."""
-    spec = write_spec(tmp_path, PAIRED)
-    design = ex.DESIGNS["paired"]
-    outputs = play_all(design, spec, REPLICATIONS * PAIRED_DEALS)
-    rows = [design.analyse(_played(spec, [st]))[0]
-            for st in replications(design, outputs, REPLICATIONS * PAIRED_DEALS, PAIRED_DEALS,
-                                   lambda: PairedStatistics(3))]
-    result = {}
-    for name in ("place_diff", "win_diff", "idiot_diff"):
-        values = [getattr(r, name) for r in rows]
-        result[name] = coverage([(x.lo, x.hi) for x in values], np.mean([x.mean for x in values]))
-    assert_covered(result)
+    rows = analysed_replications(tmp_path, PAIRED, PAIRED_DEALS, lambda: PairedStatistics(3))
+    assert_covered({name: pooled_coverage([getattr(r, name) for r in rows])
+                    for name in ("place_diff", "win_diff", "idiot_diff")})
 
 
 SEATS = """\
@@ -172,24 +179,11 @@ SEATS_DEALS = 30
 
 def test_seats_design_intervals_cover(tmp_path):
     """The seat effect and the seat win rates of `basic` at 3 players (truth: pooled over replications)."""
-    spec = write_spec(tmp_path, SEATS)
-    design = ex.DESIGNS["seats"]
-    outputs = play_all(design, spec, REPLICATIONS * SEATS_DEALS)
-    rows = [design.analyse(_played(spec, [st]))[0]
-            for st in replications(design, outputs, REPLICATIONS * SEATS_DEALS, SEATS_DEALS,
-                                   lambda: SeatStatistics(3))]
-    result = {}
-    for name, pick in (("seat 0 minus seat 2, place", lambda r: r.place_diff),
-                       ("seat 0 minus seat 2, win rate", lambda r: r.win_diff),
-                       *((f"seat {k} win rate", lambda r, k=k: r.seat_win[k]) for k in range(3))):
-        values = [pick(r) for r in rows]
-        result[name] = coverage([(x.lo, x.hi) for x in values], np.mean([x.mean for x in values]))
+    rows = analysed_replications(tmp_path, SEATS, SEATS_DEALS, lambda: SeatStatistics(3))
+    result = {"seat 0 minus seat 2, place": pooled_coverage([r.place_diff for r in rows]),
+              "seat 0 minus seat 2, win rate": pooled_coverage([r.win_diff for r in rows])}
+    result.update({f"seat {k} win rate": pooled_coverage([r.seat_win[k] for r in rows]) for k in range(3)})
     assert_covered(result)
-
-
-def _played(spec, stats):
-    from idiotsim.experiments.play import Played
-    return Played(spec, 0, stats)
 
 
 # ---- the sequential mode at stopping ----------------------------------------------------------
