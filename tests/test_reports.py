@@ -354,3 +354,24 @@ def test_sequential_mode_needs_deals_that_differ(tmp_path):
     played = play(spec, games=30_000, precision=0.05)
     assert all(st.differing == 0 and st.half_width() == 0 for st in played.stats)
     assert not played.reached
+
+
+def test_holm_decides_significance_within_a_report(tmp_path):
+    """A mean-place difference whose own 95% CI excludes 0 (p about 0.04) is not called significant in a
+    report of 4 tests (2 settings x mean place and win rate) where nothing else is: Holm p about 0.17."""
+    from idiotsim.experiments.play import Played
+    spec = ex.load_spec(write(tmp_path, "p.toml", PAIRED.replace("players = 3", "players = 2")))
+    deals = 100
+    # Places of the two focal seats: the treatment is one place worse on 60 deals, one better on 40.
+    treatment = np.array([[2, 1]] * 60 + [[1, 1]] * 40)
+    control = np.array([[1, 1]] * 60 + [[2, 1]] * 40)
+    zeros = np.zeros((deals, 2), dtype=np.int64)
+    effect, null = PairedStatistics(2), PairedStatistics(2)
+    effect.add(treatment, control, zeros, zeros, zeros, zeros)
+    null.add(control, control, zeros, zeros, zeros, zeros)
+    rows = PAIRED_DESIGN.analyse(Played(spec, 0, [effect, null]))
+    place = rows[0].place_diff
+    assert place.excludes_zero() and place.p == pytest.approx(0.042, abs=0.005)
+    assert place.p_holm == pytest.approx(4 * place.p) and not place.significant()
+    assert "makes no significant difference to your mean place" in PAIRED_DESIGN.sentence(spec, spec.points[0], rows[0])
+    assert "every setting" not in headline(PAIRED_DESIGN, spec, rows)

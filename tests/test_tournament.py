@@ -820,3 +820,10 @@ def test_multi_round_tournament_rates_add_up(capsys, tmp_path, no_plots):
     assert sum(s.strategies["win_rate"]) == pytest.approx(1) and sum(s.strategies["idiot_rate"]) == pytest.approx(1)
     assert sum(s.strategies["mean_place"]) == pytest.approx(6)
     assert sum(s.seats["win_rate"]) == pytest.approx(1)
+
+
+def test_same_player_under_several_names_is_found_by_its_results():
+    """`heuristic` at its defaults plays exactly like `basic`; `random` twice is one player under two names."""
+    groups = summary_mod.same_player_groups(["basic", "heuristic", "random", "random", "counter", "hold-back"], {}, 4)
+    assert sorted(groups) == [["basic", "heuristic"], ["random", "random#2"]]
+    assert summary_mod.same_player_groups(["basic", "counter"], {}, 3) == []
