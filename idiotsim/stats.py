@@ -103,6 +103,10 @@ class Interval:
     def excludes_zero(self) -> bool:
         return not (math.isnan(self.lo) or math.isnan(self.hi)) and (self.lo > 0 or self.hi < 0)
 
+    def as_rate(self) -> Interval:
+        """The interval cut to [0, 1], the range of a rate (a linearised interval can cross it when events are rare)."""
+        return replace(self, lo=max(self.lo, 0.0), hi=min(self.hi, 1.0))
+
     def significant(self) -> bool:
         """Settled sign: the Holm-adjusted p-value (the plain one before adjustment) is below ALPHA."""
         p = self.p if math.isnan(self.p_holm) else self.p_holm
@@ -206,6 +210,11 @@ def ratio_interval(y, n) -> Interval:
     y, n = np.asarray(y), np.asarray(n)
     keep = n > 0
     return ClusterSums.of(y[keep], n[keep]).ratio(0, 1)
+
+
+def rate_interval(y, n) -> Interval:
+    """A rate (events per trial) over clusters: ``ratio_interval`` cut to [0, 1]."""
+    return ratio_interval(y, n).as_rate()
 
 
 def ratio_difference(y_a, n_a, y_b, n_b) -> Interval:

@@ -32,7 +32,8 @@ import numpy as np
 import polars as pl
 
 from idiotsim.files import write_atomic
-from idiotsim.stats import Interval, adjust_holm, decimals_for, p_clause, median_of_counts, ratio_difference, ratio_interval
+from idiotsim.stats import (Interval, adjust_holm, decimals_for, median_of_counts, p_clause, rate_interval,
+                            ratio_difference, ratio_interval)
 from idiotsim.tournament import read_manifest, unique_labels
 
 MAX_CLUSTERS = 1000
@@ -173,10 +174,11 @@ def strategy_table(per_cluster: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for (name,), group in per_cluster.group_by("strategy", maintain_order=True):
         n_c = group["n"].to_numpy()
-        columns = {"mean_place": "place_sum", "win": "wins", "idiot": "idiots"}
+        columns = {"mean_place": ("place_sum", ratio_interval), "win": ("wins", rate_interval),
+                   "idiot": ("idiots", rate_interval)}
         row = dict(strategy=name, games=int(n_c.sum()))
-        for prefix, column in columns.items():
-            x = ratio_interval(group[column].to_numpy(), n_c)
+        for prefix, (column, interval) in columns.items():
+            x = interval(group[column].to_numpy(), n_c)
             key = "mean_place" if prefix == "mean_place" else f"{prefix}_rate"
             row.update({key: x.mean, f"{prefix}_lo": x.lo, f"{prefix}_hi": x.hi})
         row["stall_rate"] = int(group["stalls"].sum()) / row["games"]
@@ -211,7 +213,7 @@ def _paired_difference(a, b) -> Interval:
 def head_to_head_table(per_cluster: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for (a, b), group in per_cluster.group_by("a", "b", maintain_order=True):
-        x = ratio_interval(group["y"].to_numpy(), group["n"].to_numpy())
+        x = rate_interval(group["y"].to_numpy(), group["n"].to_numpy())
         rows.append(dict(a=a, b=b, meetings=int(group["n"].sum()), a_ahead=x.mean, lo=x.lo, hi=x.hi))
     schema = {"a": pl.String, "b": pl.String, "meetings": pl.Int64, "a_ahead": pl.Float64, "lo": pl.Float64,
               "hi": pl.Float64}
@@ -223,7 +225,7 @@ def seat_table(per_cluster: pl.DataFrame) -> pl.DataFrame:
     seats = [c for c in per_cluster.columns if c.startswith("win_")]
     rows = []
     for s, column in enumerate(seats):
-        x = ratio_interval(per_cluster[column].to_numpy(), games)
+        x = rate_interval(per_cluster[column].to_numpy(), games)
         rows.append(dict(seat=s, win_rate=x.mean, lo=x.lo, hi=x.hi))
     return pl.DataFrame(rows)
 
@@ -234,7 +236,7 @@ def length_interval(per_cluster: pl.DataFrame) -> Interval:
 
 
 def stall_interval(per_cluster: pl.DataFrame) -> Interval:
-    return ratio_interval(per_cluster["stalls"].to_numpy(), per_cluster["games"].to_numpy())
+    return rate_interval(per_cluster["stalls"].to_numpy(), per_cluster["games"].to_numpy())
 
 
 def stall_free_median(length: pl.DataFrame) -> float:

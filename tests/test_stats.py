@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from idiotsim.stats import (Z95, ClusterSums, Interval, Moments, adjust_holm, decimals_for, holm, mean_interval,
-                            median_of_counts, ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
+                            median_of_counts, rate_interval, ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
 
 
 def ratio_ci(y, n):
@@ -213,3 +213,12 @@ def test_decimals_never_print_an_excluding_bound_as_zero(lo, hi, least, decimals
     nearest = min(abs(lo), abs(hi))
     if lo > 0 or hi < 0:
         assert float(f"{nearest:.{decimals}f}") != 0
+
+
+def test_a_rate_interval_stays_within_0_and_1():
+    """3 events in 1,000 trials over 100 clusters: the linearised interval would reach below 0."""
+    y = np.zeros(100, dtype=np.int64)
+    y[:3] = 1
+    n = np.full(100, 10)
+    plain, rate = ratio_interval(y, n), rate_interval(y, n)
+    assert plain.lo < 0 and rate.lo == 0 and rate.hi == plain.hi and rate.mean == plain.mean == 0.003

@@ -450,6 +450,12 @@ def clustered_by_hand(y, n, t=T_DF2) -> tuple[float, float, float]:
     return r, r - t * se, r + t * se
 
 
+def rate_by_hand(y, n) -> tuple[float, float, float]:
+    """A rate's clustered interval, cut to [0, 1]."""
+    r, lo, hi = clustered_by_hand(y, n)
+    return r, max(lo, 0.0), min(hi, 1.0)
+
+
 def assert_ci(got, expected):
     """(estimate, lo, hi) equal; the bounds within the 3-decimal t table the library uses."""
     est, lo, hi = expected
@@ -529,8 +535,8 @@ def test_summary_numbers_by_hand(hand_folder):
         assert_ci((r["mean_place"], r["mean_place_lo"], r["mean_place_hi"]), clustered_by_hand(ys, ns))
         win_ys = [sum(p == 1 for p in c) for c in HAND_PLACES[name]]
         idiot_ys = [sum(p == 3 for p in c) for c in HAND_PLACES[name]]
-        assert_ci((r["win_rate"], r["win_lo"], r["win_hi"]), clustered_by_hand(win_ys, ns))
-        assert_ci((r["idiot_rate"], r["idiot_lo"], r["idiot_hi"]), clustered_by_hand(idiot_ys, ns))
+        assert_ci((r["win_rate"], r["win_lo"], r["win_hi"]), rate_by_hand(win_ys, ns))
+        assert_ci((r["idiot_rate"], r["idiot_lo"], r["idiot_hi"]), rate_by_hand(idiot_ys, ns))
     # A worked out in full: clusters (y, n) = (2, 2), (6, 3), (1, 1); r = 1.5; residuals y - r n =
     # -1, 1.5, -0.5; variance 3.5 / (3 * 2) / 2^2; half width t(2) * sqrt(that).
     half = T_DF2 * math.sqrt(3.5 / 6 / 4)
@@ -552,7 +558,7 @@ def test_summary_numbers_by_hand(hand_folder):
             r = head[(x, y)]
             assert r["meetings"] == 6
             yy = [n_ - y_ for y_, n_ in zip(ys, ns)] if flip else ys
-            assert_ci((r["a_ahead"], r["lo"], r["hi"]), clustered_by_hand(yy, ns))
+            assert_ci((r["a_ahead"], r["lo"], r["hi"]), rate_by_hand(yy, ns))
     assert head[("A", "B")]["a_ahead"] == pytest.approx(5 / 6)
     assert head[("A", "C")]["a_ahead"] == pytest.approx(4 / 6)
     assert head[("C", "B")]["a_ahead"] == pytest.approx(3 / 6)
@@ -560,13 +566,13 @@ def test_summary_numbers_by_hand(hand_folder):
     # Seat win rates, clustered by block: seat 0 wins games 0 | 4 | 5; seat 1 games | 2, 3 |; seat 2 game 1 | |.
     seats = {r["seat"]: r for r in s.seats.iter_rows(named=True)}
     for seat, wins in {0: [1, 1, 1], 1: [0, 2, 0], 2: [1, 0, 0]}.items():
-        assert_ci((seats[seat]["win_rate"], seats[seat]["lo"], seats[seat]["hi"]), clustered_by_hand(wins, [2, 3, 1]))
+        assert_ci((seats[seat]["win_rate"], seats[seat]["lo"], seats[seat]["hi"]), rate_by_hand(wins, [2, 3, 1]))
 
     # Game length: 40 50 | 30 60 (45 stalled) | 35 actions: the stalled game is left out of mean and median.
     assert dict(s.length.iter_rows()) == {30: 1, 35: 1, 40: 1, 45: 1, 50: 1, 60: 1}
     assert_ci(s.length_ci, clustered_by_hand([90, 90, 35], [2, 2, 1]))
     assert s.length_ci[0] == pytest.approx(215 / 5) and s.length_median == 40
-    assert_ci((s.stall.mean, s.stall.lo, s.stall.hi), clustered_by_hand([0, 1, 0], [2, 3, 1]))
+    assert_ci((s.stall.mean, s.stall.lo, s.stall.hi), rate_by_hand([0, 1, 0], [2, 3, 1]))
 
     # The Markdown table shows the same numbers.
     md = summary_mod.to_markdown(s)

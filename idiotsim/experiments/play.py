@@ -125,7 +125,7 @@ class GameLengths:
         return median_of_counts(self.counts)
 
     def stall(self) -> Interval:
-        return self.sums.ratio(2, 3)
+        return self.sums.ratio(2, 3).as_rate()
 
 
 def length_difference(pairs: ClusterSums) -> Interval:

@@ -235,7 +235,7 @@ def analyse_seats(st: SeatStatistics, first: SeatStatistics | None) -> SeatsRow:
         players=n, deals=st.deals, first_place=st.first_game.mean(), last_place=st.last_game.mean(),
         place_diff=place, win_diff=win, variance_reduction=unpaired / paired if paired > 0 else float("inf"),
         length=st.length.mean(), length_median=st.length.median(), stall=st.length.stall(),
-        seat_win=tuple(mean_interval(st.seat_win[k], n) for k in range(n)),
+        seat_win=tuple(mean_interval(st.seat_win[k], n).as_rate() for k in range(n)),
         seat_place=tuple(mean_interval(st.seat_place[k], n).mean for k in range(n)),
         length_vs_first=length_vs_first, length_paired=length_paired)
 

@@ -73,7 +73,8 @@ def length_pair_text(a, b) -> str:
 
 
 def stall_text(estimate) -> str:
-    return f"{format_percent(estimate.mean, 4)} ({format_percent(estimate.lo, 4)} to {format_percent(estimate.hi, 4)})"
+    d = decimals_for(100 * estimate.lo, 100 * estimate.hi, 4)
+    return f"{format_percent(estimate.mean, d)} ({format_percent(estimate.lo, d)} to {format_percent(estimate.hi, d)})"
 
 
 def stall_pair_text(a, b) -> str:
