@@ -37,7 +37,6 @@ from idiotsim.stats import (Interval, adjust_holm, decimals_for, median_of_count
 from idiotsim.tournament import read_manifest, unique_labels
 
 MAX_CLUSTERS = 1000
-INTERVAL_COLUMNS = ("mean", "lo", "hi")
 # Every query runs on polars' streaming engine, so memory stays flat however many games the folder holds.
 
 
@@ -120,7 +119,7 @@ def summarize(out_dir) -> Summary:
     config = manifest["config"]
     return Summary(n, games, strategies, differences(strategies, per_cluster), head_to_head_table(pair_sums(lazy, n)),
                    seat_table(seat_sums(lazy, n)), places, length.select("actions", "games"),
-                   tuple(getattr(length_interval(length_sums), c) for c in INTERVAL_COLUMNS),
+                   _triple(length_interval(length_sums)),
                    stall_free_median(length), _convergence(per_cluster), stall_interval(length_sums),
                    same_player_groups(list(config["strategies"]) + [f for f in config.get("field", [])
                                                                     if f not in config["strategies"]],
@@ -203,10 +202,14 @@ def differences(strategies: pl.DataFrame, per_cluster: pl.DataFrame) -> pl.DataF
     return pl.DataFrame(rows, schema=schema)
 
 
+def _triple(x: Interval) -> tuple:
+    return x.mean, x.lo, x.hi
+
+
 def _paired_difference(a, b) -> Interval:
     """Mean place of b minus mean place of a over the clusters where both played."""
     (c_a, y_a, n_a), (c_b, y_b, n_b) = a, b
-    common, i_a, i_b = np.intersect1d(c_a, c_b, return_indices=True)
+    _, i_a, i_b = np.intersect1d(c_a, c_b, return_indices=True)
     return ratio_difference(y_a[i_a], n_a[i_a], y_b[i_b], n_b[i_b])
 
 
