@@ -2,7 +2,9 @@
 """Set up and run idiotsim with nothing but Python 3.11.
 
     python3 dev.py demo   # create .venv, install, run the main tournament
-    python3 dev.py test   # create .venv, install with test extras, run the tests
+    python3 dev.py test   # create .venv, install with test extras, run the tests, then check that
+                          # every committed report matches its regeneration (idiotsim report --all --check)
+    python3 dev.py test ARGS  # pytest ARGS only (no report check)
 
 The virtual environment is (re)installed whenever pyproject.toml changes.
 """
@@ -40,7 +42,12 @@ def demo() -> int:
 
 
 def test() -> int:
-    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
+    pytest_args = sys.argv[2:]
+    tests = run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + pytest_args)
+    if pytest_args:
+        return tests
+    reports = run([str(BIN / "idiotsim"), "report", "--all", "--check"])
+    return tests or reports
 
 
 COMMANDS = {"demo": demo, "test": test}

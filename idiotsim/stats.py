@@ -1,19 +1,23 @@
 """Every interval and test the project prints: one home for each formula and constant.
 
 - ``Moments``: exact integer sums (count, sum, sum of squares) of a series.
+- ``ClusterSums``: exact sums of several per-cluster columns and of all their
+  products, enough for ratio estimates and their differences.
 - ``mean_interval``: the mean of per-cluster sums with a t interval over clusters
-  (or a normal interval at a given alpha, for sequential looks) and a two-sided
-  normal-approximation p-value against 0.
-- ``welch_difference``: the difference of two independent means.
-- ``wilson``: the Wilson score interval of a proportion.
-- ``ratio_ci`` and ``ratio_difference_ci``: cluster-robust ratio estimates
+  and a two-sided normal-approximation p-value against 0.
+- ``ratio_interval`` and ``ratio_difference``: cluster-robust ratio estimates
   sum(y) / sum(n) (linearised standard error, t quantile over clusters).
+- ``welch_difference``: the difference of two independent means.
+- ``holm``: Holm's step-down adjustment of a family of p-values.
+
+Every rate the project prints is a ratio over clusters (deals or blocks of
+deals), never a binomial interval over games: games that share a deal are not
+independent.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from statistics import NormalDist
 
 import numpy as np
 
@@ -41,16 +45,24 @@ def t95(df: int) -> float:
     return table[lo] + w * (table[hi] - table[lo])
 
 
-def normal_quantile(alpha: float) -> float:
-    """The two-sided (1 - alpha) normal quantile."""
-    return NormalDist().inv_cdf(1 - alpha / 2)
-
-
 def two_sided_p(mean: float, se: float) -> float:
     """Normal-approximation p-value of `mean` against 0; with se 0, 1 at 0 and 0 elsewhere."""
     if se == 0:
         return 1.0 if mean == 0 else 0.0
+    if math.isnan(se):
+        return NAN
     return math.erfc(abs(mean) / se / math.sqrt(2))
+
+
+def holm(p_values) -> list[float]:
+    """Holm-adjusted p-values (same order); NaN p-values are not tested and stay NaN."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
+    adjusted = [NAN] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (len(tested) - rank) * p))
+        adjusted[i] = running
+    return adjusted
 
 
 class Moments:
@@ -78,79 +90,175 @@ class Moments:
 
 @dataclass(frozen=True)
 class Interval:
-    """An estimate with its confidence interval, half-width, standard error and p-value against 0."""
+    """An estimate with its 95% confidence interval, half-width, standard error, p-value against 0
+    and, once a family is adjusted (``adjust_holm``), its Holm-adjusted p-value."""
     mean: float
     lo: float = NAN
     hi: float = NAN
     half: float = NAN
     p: float = NAN
     se: float = NAN
-
-    def with_p(self, p: float) -> Interval:
-        return replace(self, p=p)
+    p_holm: float = NAN
 
     def excludes_zero(self) -> bool:
         return not (math.isnan(self.lo) or math.isnan(self.hi)) and (self.lo > 0 or self.hi < 0)
 
+    def as_rate(self) -> Interval:
+        """The interval cut to [0, 1], the range of a rate (a linearised interval can cross it when events are rare)."""
+        return replace(self, lo=max(self.lo, 0.0), hi=min(self.hi, 1.0))
 
-def mean_interval(m: Moments, scale: float, alpha: float | None = None) -> Interval:
-    """Mean of the per-cluster sums in `m`, divided by `scale`, with its CI and p-value.
+    def significant(self) -> bool:
+        """Settled sign: the Holm-adjusted p-value (the plain one before adjustment) is below ALPHA."""
+        p = self.p if math.isnan(self.p_holm) else self.p_holm
+        return not math.isnan(p) and p < ALPHA
 
-    `alpha` None: the 95% t interval over the m.n clusters; else a normal (1 - alpha)
-    interval (a sequential look)."""
+
+def adjust_holm(intervals: list) -> list:
+    """The intervals with their Holm-adjusted p-values over the family they form (None entries kept)."""
+    present = [x for x in intervals if x is not None]
+    adjusted = iter(holm([x.p for x in present]))
+    return [None if x is None else replace(x, p_holm=next(adjusted)) for x in intervals]
+
+
+def t_interval(mean: float, se: float, df: int) -> Interval:
+    """mean +- t95(df) se, with its normal-approximation p-value against 0."""
+    if df < 1 or math.isnan(se):
+        return Interval(mean)
+    half = t95(df) * se
+    return Interval(mean, mean - half, mean + half, half, two_sided_p(mean, se), se)
+
+
+def mean_interval(m: Moments, scale: float) -> Interval:
+    """Mean of the per-cluster sums in `m`, divided by `scale`, with its 95% t interval over the m.n clusters."""
     mean = m.mean() / scale
     var = m.var()
     if m.n < 2 or math.isnan(var):
         return Interval(mean)
-    se = math.sqrt(max(var, 0.0) / m.n) / scale
-    q = t95(m.n - 1) if alpha is None else normal_quantile(alpha)
-    half = q * se
-    return Interval(mean, mean - half, mean + half, half, two_sided_p(mean, se), se)
+    return t_interval(mean, math.sqrt(max(var, 0.0) / m.n) / scale, m.n - 1)
 
 
-def welch_difference(a: Interval, b: Interval, alpha: float | None = None) -> Interval:
-    """a - b for independent estimates: normal interval on the combined standard error."""
+class ClusterSums:
+    """Exact sums of k per-cluster integer columns and of all their pairwise products.
+
+    A ratio sum(y) / sum(n) over clusters, or a difference of two ratios on the same
+    clusters, is linear in the columns once linearised: its variance is w' S w with S
+    the matrix of sums of products, so no per-cluster data need be kept."""
+
+    def __init__(self, k: int):
+        self.clusters = 0
+        self.sums = [0] * k
+        self.products = [[0] * k for _ in range(k)]
+
+    @classmethod
+    def of(cls, *columns) -> ClusterSums:
+        sums = cls(len(columns))
+        sums.add(np.column_stack(columns))
+        return sums
+
+    def add(self, rows: np.ndarray) -> None:
+        """rows: (clusters, k), one row per cluster (integers for exact sums; floats allowed)."""
+        x = np.asarray(rows)
+        if x.dtype.kind in "iub":
+            x = x.astype(np.int64)
+        self.clusters += x.shape[0]
+        for i, s in enumerate(x.sum(axis=0).tolist()):
+            self.sums[i] += s
+        for i, row in enumerate((x.T @ x).tolist()):
+            for j, v in enumerate(row):
+                self.products[i][j] += v
+
+    def _linear_se(self, weights: dict) -> float:
+        """Standard error of the mean over clusters of sum_c weights[c] x_c, whose sum over clusters is 0."""
+        d = self.clusters
+        total = sum(wi * wj * self.products[i][j] for i, wi in weights.items() for j, wj in weights.items())
+        return math.sqrt(max(total, 0.0) / (d * (d - 1)))
+
+    def ratio(self, y: int, n: int) -> Interval:
+        """sum(column y) / sum(column n), with its cluster-robust 95% interval."""
+        if self.sums[n] == 0:
+            return Interval(NAN)
+        r = self.sums[y] / self.sums[n]
+        if self.clusters < 2:
+            return Interval(r)
+        mean_n = self.sums[n] / self.clusters
+        se = self._linear_se(_combine({y: 1 / mean_n}, {n: -r / mean_n}))
+        return t_interval(r, se, self.clusters - 1)
+
+    def ratio_difference(self, y_a: int, n_a: int, y_b: int, n_b: int) -> Interval:
+        """ratio(y_b, n_b) - ratio(y_a, n_a) on the same clusters, with its cluster-robust 95% interval."""
+        if self.sums[n_a] == 0 or self.sums[n_b] == 0:
+            return Interval(NAN)
+        r_a, r_b = self.sums[y_a] / self.sums[n_a], self.sums[y_b] / self.sums[n_b]
+        if self.clusters < 2:
+            return Interval(r_b - r_a)
+        m_a, m_b = self.sums[n_a] / self.clusters, self.sums[n_b] / self.clusters
+        weights = _combine({y_b: 1 / m_b}, {n_b: -r_b / m_b}, {y_a: -1 / m_a}, {n_a: r_a / m_a})
+        return t_interval(r_b - r_a, self._linear_se(weights), self.clusters - 1)
+
+
+def _combine(*parts: dict) -> dict:
+    """Weights per column, adding those given twice (a column can be both numerator and denominator)."""
+    out: dict = {}
+    for part in parts:
+        for c, w in part.items():
+            out[c] = out.get(c, 0.0) + w
+    return out
+
+
+def ratio_interval(y, n) -> Interval:
+    """Cluster-robust ratio estimate sum(y)/sum(n) over clusters (clusters with n = 0 hold nothing)."""
+    y, n = np.asarray(y), np.asarray(n)
+    keep = n > 0
+    return ClusterSums.of(y[keep], n[keep]).ratio(0, 1)
+
+
+def rate_interval(y, n) -> Interval:
+    """A rate (events per trial) over clusters: ``ratio_interval`` cut to [0, 1]."""
+    return ratio_interval(y, n).as_rate()
+
+
+def ratio_difference(y_a, n_a, y_b, n_b) -> Interval:
+    """sum(y_b)/sum(n_b) - sum(y_a)/sum(n_a) over the same clusters, with a cluster-robust 95% interval."""
+    return ClusterSums.of(*(np.asarray(v) for v in (y_a, n_a, y_b, n_b))).ratio_difference(0, 1, 2, 3)
+
+
+def welch_difference(a: Interval, b: Interval) -> Interval:
+    """a - b for independent estimates: normal 95% interval on the combined standard error."""
     diff = a.mean - b.mean
     se = math.hypot(a.se, b.se)
-    q = Z95 if alpha is None else normal_quantile(alpha)
-    p = math.erfc(abs(diff) / se / math.sqrt(2)) if se > 0 else NAN
-    return Interval(diff, diff - q * se, diff + q * se, q * se, p, se)
+    return Interval(diff, diff - Z95 * se, diff + Z95 * se, Z95 * se, two_sided_p(diff, se) if se > 0 else NAN, se)
 
 
-def wilson(successes, n) -> tuple[float, float]:
-    """Wilson score 95% interval of successes / n."""
-    if n == 0:
-        return NAN, NAN
-    p = successes / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return centre - half, centre + half
+def median_of_counts(counts: np.ndarray) -> float:
+    """Median of a distribution given as counts per value 0, 1, 2, ... (the mean of the two middle values)."""
+    total = int(counts.sum())
+    if total == 0:
+        return NAN
+    cumulative = np.cumsum(counts)
+    low = int(np.searchsorted(cumulative, (total + 1) // 2))
+    high = int(np.searchsorted(cumulative, total // 2 + 1))
+    return (low + high) / 2
 
 
-def ratio_ci(y: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
-    """Cluster-robust ratio estimate sum(y)/sum(n) with its 95% interval (y, n per cluster)."""
-    keep = n > 0
-    y, n = y[keep].astype(float), n[keep].astype(float)
-    if len(n) == 0:
-        return NAN, NAN, NAN
-    r = y.sum() / n.sum()
-    d = len(n)
-    if d < 2:
-        return r, NAN, NAN
-    var = ((y - r * n) ** 2).sum() / (d * (d - 1)) / (n.mean() ** 2)
-    half = t95(d - 1) * math.sqrt(var)
-    return r, r - half, r + half
+def decimals_for(lo: float, hi: float, least: int) -> int:
+    """Decimals to print an interval: `least`, or more until a bound that excludes 0 no longer prints as 0."""
+    decimals = least
+    if math.isnan(lo) or math.isnan(hi) or not (lo > 0 or hi < 0):
+        return decimals
+    nearest = min(abs(lo), abs(hi))
+    while round(nearest, decimals) == 0 and decimals < 12:
+        decimals += 1
+    return decimals
 
 
-def ratio_difference_ci(y_a, n_a, y_b, n_b) -> tuple[float, float, float]:
-    """sum(y_b)/sum(n_b) - sum(y_a)/sum(n_a) over the same clusters, with a cluster-robust 95% interval."""
-    y_a, n_a, y_b, n_b = (np.asarray(v, dtype=float) for v in (y_a, n_a, y_b, n_b))
-    r_a, r_b = y_a.sum() / n_a.sum(), y_b.sum() / n_b.sum()
-    diff = r_b - r_a
-    d = len(n_a)
-    if d < 2:
-        return diff, NAN, NAN
-    u = (y_b - r_b * n_b) / n_b.mean() - (y_a - r_a * n_a) / n_a.mean()  # linearised per-cluster residuals
-    half = t95(d - 1) * math.sqrt((u ** 2).sum() / (d * (d - 1)))
-    return diff, diff - half, diff + half
+def format_p(p: float) -> str:
+    """A p-value as printed everywhere: 4 decimals, `<0.0001` below that, `n/a` when not tested."""
+    if p is None or math.isnan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def p_clause(name: str, p: float) -> str:
+    """`Holm p = 0.0123` or `Holm p < 0.0001`."""
+    text = format_p(p)
+    return f"{name} p {text}" if text.startswith("<") else f"{name} p = {text}"

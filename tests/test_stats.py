@@ -11,8 +11,18 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from idiotsim.stats import (Z95, Interval, Moments, mean_interval, normal_quantile, ratio_ci, ratio_difference_ci,
-                            t95, two_sided_p, welch_difference, wilson)
+from idiotsim.stats import (Z95, ClusterSums, Interval, Moments, adjust_holm, decimals_for, holm, mean_interval,
+                            median_of_counts, rate_interval, ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
+
+
+def ratio_ci(y, n):
+    x = ratio_interval(y, n)
+    return x.mean, x.lo, x.hi
+
+
+def ratio_difference_ci(y_a, n_a, y_b, n_b):
+    x = ratio_difference(y_a, n_a, y_b, n_b)
+    return x.mean, x.lo, x.hi
 
 # Two-sided 95% t quantiles between the tabulated degrees of freedom (standard tables).
 T_QUANTILES = {11: 2.201, 25: 2.060, 40: 2.021, 100: 1.984, 1000: 1.962}
@@ -26,8 +36,6 @@ def moments_of(values) -> Moments:
 
 def test_z95_is_the_normal_quantile():
     assert Z95 == pytest.approx(NormalDist().inv_cdf(0.975), abs=1e-15)
-    assert normal_quantile(0.05) == pytest.approx(Z95, abs=1e-15)
-    assert normal_quantile(0.01) == pytest.approx(2.5758293035489, abs=1e-12)
 
 
 @pytest.mark.parametrize("df, quantile", sorted(T_QUANTILES.items()))
@@ -63,14 +71,12 @@ def test_mean_interval_known_value():
     assert r.p == pytest.approx(math.erfc(2.5 / se / math.sqrt(2)), rel=1e-12)
 
 
-def test_mean_interval_scale_and_alpha():
-    """Per-deal sums over `scale` games: the interval of the per-game mean; alpha: a normal interval."""
+def test_mean_interval_scale():
+    """Per-deal sums over `scale` games: the interval of the per-game mean."""
     m = moments_of([4, 8, 6, 10, 2, 7])
     plain, scaled = mean_interval(m, 1), mean_interval(m, 2)
     assert (scaled.mean, scaled.lo, scaled.hi) == pytest.approx((plain.mean / 2, plain.lo / 2, plain.hi / 2))
     assert scaled.p == pytest.approx(plain.p)
-    look = mean_interval(m, 1, alpha=0.0125)
-    assert look.half == pytest.approx(normal_quantile(0.0125) * plain.se)
 
 
 def test_mean_interval_degenerate_cases():
@@ -105,26 +111,7 @@ def test_welch_difference():
     d = welch_difference(a, b)
     assert (d.mean, d.se, d.half) == pytest.approx((6.0, 5.0, Z95 * 5.0))
     assert d.p == pytest.approx(two_sided_p(6.0, 5.0))
-    assert welch_difference(a, b, alpha=0.01).half == pytest.approx(normal_quantile(0.01) * 5.0)
     assert math.isnan(welch_difference(Interval(1.0, se=0.0), Interval(0.0, se=0.0)).p)
-
-
-def wilson_by_hand(k: int, n: int) -> tuple[float, float]:
-    """(k + z^2/2 -+ z sqrt(k(n-k)/n + z^2/4)) / (n + z^2)."""
-    z = NormalDist().inv_cdf(0.975)
-    root = z * math.sqrt(k * (n - k) / n + z * z / 4)
-    return (k + z * z / 2 - root) / (n + z * z), (k + z * z / 2 + root) / (n + z * z)
-
-
-@pytest.mark.parametrize("k, n", [(0, 10), (5, 10), (10, 10), (3, 1000), (4_321, 20_000)])
-def test_wilson_matches_the_closed_form(k, n):
-    assert wilson(k, n) == pytest.approx(wilson_by_hand(k, n), rel=1e-12, abs=1e-15)
-    lo, hi = wilson(k, n)
-    assert -1e-12 <= lo <= k / n + 1e-12 and k / n <= hi + 1e-12 and hi <= 1 + 1e-12
-
-
-def test_wilson_of_no_trials():
-    assert all(math.isnan(x) for x in wilson(0, 0))
 
 
 def test_ratio_ci_with_equal_clusters_is_the_t_interval_of_cluster_means():
@@ -166,3 +153,72 @@ def test_ratio_ci_covers_the_true_rate_about_95_percent():
         _, lo, hi = ratio_ci(y, n)
         covered += lo <= 0.3 <= hi
     assert 0.935 <= covered / runs <= 0.965
+
+
+def test_cluster_sums_accumulate_like_the_arrays():
+    """Ratio intervals from sums added chunk by chunk equal those of the whole per-cluster arrays."""
+    rng = np.random.default_rng(9)
+    n = rng.integers(1, 9, size=300)
+    y = rng.binomial(n, 0.4)
+    sums = ClusterSums(2)
+    for part in np.array_split(np.column_stack([y, n]), 7):
+        sums.add(part)
+    assert sums.ratio(0, 1) == ratio_interval(y, n)
+    by_hand = ratio_ci(y, n)
+    assert (sums.ratio(0, 1).mean, sums.ratio(0, 1).lo) == pytest.approx(by_hand[:2])
+
+
+def test_ratio_difference_of_a_column_with_itself_is_exactly_zero():
+    n = np.array([3, 4, 5, 6])
+    y = np.array([1, 2, 2, 5])
+    x = ratio_difference(y, n, y, n)
+    assert x.mean == 0 and x.half == pytest.approx(0, abs=1e-12)
+
+
+def test_holm_by_hand():
+    # sorted 0.01, 0.02, 0.03, 0.5 with m = 4: 0.04, max(0.04, 0.06), max(0.06, 0.06), max(0.06, 0.5)
+    assert holm([0.03, 0.5, 0.01, 0.02]) == pytest.approx([0.06, 0.5, 0.04, 0.06])
+    assert holm([0.2, 0.9]) == pytest.approx([0.4, 0.9])
+    adjusted = holm([float("nan"), 0.01])
+    assert math.isnan(adjusted[0]) and adjusted[1] == pytest.approx(0.01)
+
+
+def test_holm_controls_the_familywise_error_under_the_null():
+    """16 true null hypotheses: Holm rejects any in about 5% of families at most, unadjusted in about 56%."""
+    rng = np.random.default_rng(12)
+    p = rng.uniform(size=(4000, 16))
+    any_holm = np.mean([min(holm(list(row))) < 0.05 for row in p])
+    any_plain = np.mean((p < 0.05).any(axis=1))
+    assert any_holm <= 0.06 and any_plain > 0.5
+
+
+def test_significance_follows_the_adjusted_p_value():
+    x = Interval(0.1, 0.01, 0.19, 0.09, p=0.03)
+    assert x.significant()
+    family = adjust_holm([x, Interval(0.0, p=0.9), None])
+    assert family[2] is None and family[0].p_holm == pytest.approx(0.06) and not family[0].significant()
+
+
+def test_median_of_counts():
+    assert median_of_counts(np.array([0, 1, 1, 1])) == 2  # values 1, 2, 3
+    assert median_of_counts(np.array([0, 1, 0, 1])) == 2  # values 1, 3: mean of the middle two
+    assert median_of_counts(np.array([2, 0, 0, 0, 0, 1])) == 0
+    assert math.isnan(median_of_counts(np.zeros(3, dtype=np.int64)))
+
+
+@pytest.mark.parametrize("lo, hi, least, decimals", [(0.0004, 0.005, 3, 4), (-0.03, -0.0004, 2, 4),
+                                                      (-0.003, 0.005, 3, 3), (0.2, 0.3, 3, 3)])
+def test_decimals_never_print_an_excluding_bound_as_zero(lo, hi, least, decimals):
+    assert decimals_for(lo, hi, least) == decimals
+    nearest = min(abs(lo), abs(hi))
+    if lo > 0 or hi < 0:
+        assert float(f"{nearest:.{decimals}f}") != 0
+
+
+def test_a_rate_interval_stays_within_0_and_1():
+    """3 events in 1,000 trials over 100 clusters: the linearised interval would reach below 0."""
+    y = np.zeros(100, dtype=np.int64)
+    y[:3] = 1
+    n = np.full(100, 10)
+    plain, rate = ratio_interval(y, n), rate_interval(y, n)
+    assert plain.lo < 0 and rate.lo == 0 and rate.hi == plain.hi and rate.mean == plain.mean == 0.003

@@ -28,8 +28,12 @@ def report(
         "--out", "-o", metavar="DIR", help="Write the reports here instead of next to the specs.")] = None,
     precision: Annotated[Optional[float], typer.Option(
         "--precision", metavar="H",
-        help="Sequential mode: play growing batches until the CI half-width of the mean place difference "
-             "is <= H at every setting (the size is the maximum).")] = None,
+        help="Sequential mode: play growing batches until the 95% CI half-width of the mean place difference "
+             "is <= H at every setting and enough deals differ (see reports/README.md; the size is the "
+             "maximum).")] = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="With --all: regenerate every report at full size into a temporary folder, compare byte "
+                        "by byte with the committed files, list the differing ones and exit 1 on a difference.")] = False,
     specs_dir: Annotated[str, typer.Option(
         "--specs-dir", metavar="DIR", help="Folder of the specs for --all.")] = "reports",
     threads: ThreadsOpt = None,
@@ -39,6 +43,11 @@ def report(
     """Play experiment specs and write their reports (NAME.md, NAME.csv, NAME.png)."""
     from idiotsim import experiments
 
+    if check and not all_specs:
+        raise UserError("--check compares a regeneration of every report: give it with --all")
+    if check and (games is not None or quick or out is not None or precision is not None):
+        raise UserError("--check regenerates the reports as committed: give it without --games, --quick, --out "
+                        "and --precision")
     if all_specs == bool(specs):
         raise UserError("give SPEC.toml file(s) or --all "
                         f"({'both were given' if all_specs else 'neither was given'})")
@@ -52,7 +61,27 @@ def report(
     if out is not None:
         check_out_folder(out)
     with executor_from_flags(cluster, workers) as executor:
-        _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor)
+        if check:
+            _check_reports(specs_dir, executor)
+        else:
+            _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor)
+
+
+def _check_reports(specs_dir, executor) -> None:
+    from idiotsim import experiments
+    folder = Path(specs_dir)
+    if not folder.is_dir():
+        raise UserError(f"--specs-dir {folder} is not a folder")
+    started = time.perf_counter()
+    differing = experiments.check_all(folder, executor=executor)
+    seconds = time.perf_counter() - started
+    if differing:
+        print(f"{len(differing)} report files in {folder} differ from a regeneration ({seconds:.1f} s); "
+              f"run `idiotsim report --all` and commit:")
+        for path in differing:
+            print(f"  {folder / path}")
+        raise typer.Exit(1)
+    print(f"every report in {folder} matches its regeneration ({seconds:.1f} s)")
 
 
 def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor) -> None:

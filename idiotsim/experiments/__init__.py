@@ -14,12 +14,12 @@ files. Statistics are in ``idiotsim.stats``; chunks run through ``idiotsim.chunk
 Everything is accumulated as exact integer sums per deal (sum, sum of squares), so
 the numbers do not depend on chunking and are byte-identical for the same spec,
 size and seed. Mean differences get a t interval over deals (clusters) and a
-two-sided normal-approximation p-value; in sequential mode (``--precision``) the
-report's p-values are the last look's p-value times 2^k (capped at 1), valid
-under the repeated looks.
+two-sided normal-approximation p-value, Holm-adjusted over the report's family of
+differences; sequential mode (``--precision``) stops on the spread alone (see
+``play``), so its 95% intervals keep their coverage.
 """
 from idiotsim.experiments.spec import MAX_GAMES, Point, Spec, SpecError, load_spec, spec_paths, with_knobs
-from idiotsim.experiments.writing import DESIGNS, Written, write_all, write_report
+from idiotsim.experiments.writing import DESIGNS, Written, check_all, write_all, write_report
 
-__all__ = ["DESIGNS", "MAX_GAMES", "Point", "Spec", "SpecError", "Written", "load_spec", "spec_paths", "with_knobs",
-           "write_all", "write_report"]
+__all__ = ["DESIGNS", "MAX_GAMES", "Point", "Spec", "SpecError", "Written", "check_all", "load_spec", "spec_paths",
+           "with_knobs", "write_all", "write_report"]

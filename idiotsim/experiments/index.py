@@ -1,6 +1,9 @@
 """The index of the reports (``reports/README.md``) and the spec format it documents."""
 from __future__ import annotations
 
+from idiotsim.experiments.play import MIN_DIFFERING_DEALS
+from idiotsim.experiments.report import MULTIPLICITY_RULE, STALL_RULE
+
 
 def index_markdown(written: list) -> str:
     """The index: one row per written report (``Written``), then the spec format."""
@@ -9,10 +12,17 @@ def index_markdown(written: list) -> str:
              "`idiotsim report --all` regenerates every report and this index. A report holds the question, the "
              "setup, the numbers with 95% confidence intervals, the answer in one sentence, the size and why it "
              "is enough, a plot and a CSV of the numbers.", "",
-             "Design (see `idiotsim/experiment.py`): treatment and control play the same deals with the same "
+             "Design (see `idiotsim/experiments/`): treatment and control play the same deals with the same "
              "opponents and the same random draws, the focal seat rotating over every seat; the answer is the "
              "paired difference of the focal player's place (negative = better), clustered by deal. Seat questions "
-             "rotate the dealt cards over the seats instead.", "",
+             "rotate the dealt cards over the seats instead. Every interval, rates included, is a 95% CI over "
+             "deals (clusters), never over games as if they were independent.", "",
+             MULTIPLICITY_RULE, "", STALL_RULE, "",
+             "Sequential mode (`--precision H`) stops at the first look where every setting's 95% half-width is at "
+             f"most H and at least {MIN_DIFFERING_DEALS} deals have a non-zero difference; the rule looks at the "
+             "spread only, so the 95% intervals at stopping keep their coverage.", "",
+             "CI regenerates every report at full size and fails on any difference from the committed files "
+             "(`idiotsim report --all --check`, run by `python3 dev.py test`).", "",
              "| report | question | answer | games |", "|---|---|---|---|"]
     for w in written:
         q = w.spec.question.strip().replace("|", "\\|").replace("\n", " ")

@@ -18,6 +18,7 @@ from idiotsim.chunks import Executor
 from idiotsim.experiments.design import Rendered
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, rules_text
+from idiotsim.stats import format_p
 from idiotsim.rules import Rules
 
 QUICK_TOURNAMENT_GAMES = 1  # one block
@@ -75,18 +76,39 @@ def _answer(summary) -> str:
     top = table.row(0, named=True)
     answer = (f"`{top['strategy']}` ranks first with mean place "
               f"{fmt_ci(top['mean_place'], top['mean_place_lo'], top['mean_place_hi'])} and win rate "
-              f"{top['win_rate']:.2%} in {summary.players}-player round robins of {table.height} strategies")
-    if summary.differences.height:
-        second = summary.differences.row(0, named=True)
-        verdict = "significantly ahead of" if second["significant"] else "not significantly ahead of"
-        answer += (f"; it is {verdict} `{second['worse']}` (difference "
-                   f"{fmt_ci(second['difference'], second['lo'], second['hi'])})")
+              f"{fmt_ci(top['win_rate'], top['win_lo'], top['win_hi'], pct=True)} in {summary.players}-player "
+              f"round robins of {table.height} strategies")
+    against = _against_top(summary)
+    if against:
+        behind = [r for r in against if r["significant"]]
+        level = [r for r in against if not r["significant"]]
+        answer += (f"; after Holm's adjustment it is significantly ahead of {len(behind)} of the {len(against)} "
+                   "others")
+        if level:
+            closest = level[0]
+            names = ", ".join(f"`{r['worse']}`" for r in level)
+            answer += (f", not of {names} (closest: `{closest['worse']}`, "
+                       f"difference {fmt_ci(closest['difference'], closest['lo'], closest['hi'])})")
+        else:
+            nearest = against[0]
+            answer += (f" (nearest: `{nearest['worse']}`, difference "
+                       f"{fmt_ci(nearest['difference'], nearest['lo'], nearest['hi'])})")
     return answer + "."
 
 
+def _against_top(summary) -> list[dict]:
+    """The top strategy's paired difference to every other, in rank order."""
+    diffs = summary.differences
+    top = summary.strategies["strategy"][0]
+    rows = [r for r in diffs.iter_rows(named=True) if r["better"] == top]
+    order = {name: i for i, name in enumerate(summary.strategies["strategy"].to_list())}
+    return sorted(rows, key=lambda r: order[r["worse"]])
+
+
 def _markdown(spec: Spec, summary, answer: str, quick: bool) -> str:
-    from idiotsim.summary import fmt_ci
+    from idiotsim.summary import fmt_ci, length_text, same_players_text
     table = summary.strategies
+    top = table["strategy"][0]
     lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
              f"**Answer.** {answer}", ""]
     if spec.notes.strip():
@@ -99,48 +121,36 @@ def _markdown(spec: Spec, summary, answer: str, quick: bool) -> str:
               "strategies, each deal replayed with the seats rotated (duplicate deals), cyclic orders balanced; "
               "intervals are cluster-robust over blocks of deals (`idiotsim.summary`).", "",
               "## Ranking", "",
-              "| rank | strategy | seat-games | mean place (95% CI) | win rate | Idiot rate "
-              "| gap to the next (95% CI) |",
-              "|---|---|---|---|---|---|---|"]
-    gaps = {r["better"]: r for r in summary.differences.iter_rows(named=True)}
+              f"Mean place is on the 1..{spec.players} scale (lower is better). The difference behind `{top}` is "
+              "paired by cluster; significant = Holm-adjusted p < 0.05 over the "
+              f"{summary.differences.height} comparisons of the summary (adjacent pairs and `{top}` against every "
+              "other).", "",
+              "| rank | strategy | seat-games | mean place (95% CI) | win rate (95% CI) | Idiot rate (95% CI) "
+              f"| behind `{top}` (95% CI) | Holm p |",
+              "|---|---|---|---|---|---|---|---|"]
+    against = {r["worse"]: r for r in _against_top(summary)}
     for r in table.iter_rows(named=True):
-        g = gaps.get(r["strategy"])
-        gap = "" if g is None else (fmt_ci(g["difference"], g["lo"], g["hi"]) + ("" if g["significant"] else " (n.s.)"))
+        g = against.get(r["strategy"])
+        gap = "" if g is None else fmt_ci(g["difference"], g["lo"], g["hi"]) + ("" if g["significant"] else " (n.s.)")
+        p = "" if g is None else format_p(g["p_holm"])
         lines.append(f"| {r['rank']} | `{r['strategy']}` | {r['games']:,} | "
-                     f"{fmt_ci(r['mean_place'], r['mean_place_lo'], r['mean_place_hi'])} | {r['win_rate']:.2%} | "
-                     f"{r['idiot_rate']:.2%} | {gap} |")
+                     f"{fmt_ci(r['mean_place'], r['mean_place_lo'], r['mean_place_hi'])} | "
+                     f"{fmt_ci(r['win_rate'], r['win_lo'], r['win_hi'], pct=True)} | "
+                     f"{fmt_ci(r['idiot_rate'], r['idiot_lo'], r['idiot_hi'], pct=True)} | {gap} | {p} |")
     half = max((r["mean_place_hi"] - r["mean_place_lo"]) / 2 for r in table.iter_rows(named=True))
+    same = same_players_text(summary)
     lines += ["", "## Size", "",
               f"{summary.games:,} games{' (`--quick` check size: not the shipped numbers)' if quick else ''}; "
-              + (f"the widest 95% CI half-width of a mean place is {half:.4f}, so mean places that differ by "
-                 f"more than about {2 * half:.3f} are told apart (the gaps above have their own paired intervals)."
-                 if not math.isnan(half) else "too few blocks for intervals.")
-              + _identical_text(spec, table), "",
+              + (f"the widest 95% CI half-width of a mean place is {half:.4f} (differences have their own, "
+                 "usually narrower, paired intervals above)." if not math.isnan(half) else "too few blocks for "
+                 "intervals.")
+              + f" Game length: {length_text(summary)}." + (f" {same}" if same else ""), "",
               f"Full summary (head to head, seats, game length, plots): [{spec.name}/summary.md]"
               f"({spec.name}/summary.md).",
               "", f"![mean place]({spec.name}/mean_place.png)", "",
               f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
               f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
     return "\n".join(lines)
-
-
-def _identical_text(spec: Spec, table) -> str:
-    """Strategies with the same family and knob values play identically: built-in A/A controls."""
-    from idiotsim.strategy_api import load_strategy
-    groups: dict = {}
-    for name in spec.strategies:
-        s = load_strategy(name)
-        groups.setdefault((s.strategy.name, tuple(s.params.tolist())), []).append(name)
-    means = dict(zip(table["strategy"].to_list(), table["mean_place"].to_list()))
-    parts = []
-    for members in groups.values():
-        if len(members) > 1 and all(m in means for m in members):
-            vals = [means[m] for m in members]
-            parts.append(f"{', '.join(f'`{m}`' for m in members)} (mean places {min(vals):.4f} to {max(vals):.4f})")
-    if not parts:
-        return ""
-    return (" Some entries are the same player under two names (same family and knob values), built-in A/A "
-            "controls whose spread shows the noise: " + "; ".join(parts) + ".")
 
 
 def _csv(summary) -> str:

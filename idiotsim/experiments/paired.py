@@ -18,17 +18,18 @@ difference.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from idiotsim.experiments.deals import DealDesign
-from idiotsim.experiments.play import DealStatistics
+from idiotsim.experiments.play import DealStatistics, GameLengths, length_difference
 from idiotsim.experiments.spec import Point, Spec
-from idiotsim.experiments.text import (digits_for, format_interval, format_number, format_p_value, format_percent,
-                                       format_points, format_points_interval, format_ratio, game_text, interval_cells,
-                                       level_text, opponents_text, short_label)
-from idiotsim.stats import Interval, Moments, mean_interval
+from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
+                                       format_percent, format_points_interval, format_ratio, game_text, interval_cells,
+                                       length_pair_text, opponents_text, place_scale_words, short_label,
+                                       stall_pair_text)
+from idiotsim.stats import ClusterSums, Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 INDEPENDENT_OFFSET = 1 << 40  # control-arm game ids with streams = "independent"
 TREATMENT, CONTROL = 0, 1  # the arms, as strategy indices of the seating matrix
@@ -43,8 +44,8 @@ class PairedStatistics(DealStatistics):
         self.treatment_game, self.control_game = Moments(), Moments()  # per game: place
         self.win_diff, self.treatment_wins, self.control_wins = Moments(), Moments(), Moments()  # per deal
         self.idiot_diff, self.treatment_idiots, self.control_idiots = Moments(), Moments(), Moments()
-        self.treatment_length, self.control_length = Moments(), Moments()  # per game: actions
-        self.treatment_stalls = self.control_stalls = 0
+        self.treatment_length, self.control_length = GameLengths(), GameLengths()
+        self.length_pairs = ClusterSums(4)  # per deal: control (actions, games), treatment (actions, games)
 
     def add(self, treatment_place, control_place, treatment_actions, control_actions, treatment_stalled,
             control_stalled) -> None:
@@ -52,7 +53,7 @@ class PairedStatistics(DealStatistics):
         n = self.n
         pt = treatment_place.astype(np.int64)
         pc = control_place.astype(np.int64)
-        self.diff.add((pt - pc).sum(axis=1))
+        self.add_differences((pt - pc).sum(axis=1))
         self.treatment_game.add(pt.ravel())
         self.control_game.add(pc.ravel())
         wt, wc = (pt == 1).sum(axis=1), (pc == 1).sum(axis=1)
@@ -63,10 +64,9 @@ class PairedStatistics(DealStatistics):
         self.idiot_diff.add(it - ic)
         self.treatment_idiots.add(it)
         self.control_idiots.add(ic)
-        self.treatment_length.add(treatment_actions.ravel())
-        self.control_length.add(control_actions.ravel())
-        self.treatment_stalls += int(np.count_nonzero(treatment_stalled))
-        self.control_stalls += int(np.count_nonzero(control_stalled))
+        treatment = self.treatment_length.add(treatment_actions, treatment_stalled)
+        control = self.control_length.add(control_actions, control_stalled)
+        self.length_pairs.add(np.column_stack([control, treatment]))
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,13 @@ class PairedRow:
     control_idiot: float
     idiot_diff: Interval
     variance_reduction: float
-    treatment_length: float
-    control_length: float
-    treatment_stall: float
-    control_stall: float
-    alpha: float | None = None  # sequential mode: the level of the intervals
+    treatment_length: Interval  # mean length of the games that did not stall
+    control_length: Interval
+    length_diff: Interval
+    treatment_median: float  # median length of the games that did not stall
+    control_median: float
+    treatment_stall: Interval
+    control_stall: Interval
 
     @property
     def games(self) -> int:
@@ -100,8 +102,10 @@ class PairedRow:
                 "t_win": self.treatment_win, "c_win": self.control_win, **interval_cells("win", self.win_diff),
                 "t_idiot": self.treatment_idiot, "c_idiot": self.control_idiot,
                 **interval_cells("idiot", self.idiot_diff), "variance_reduction": self.variance_reduction,
-                "t_length": self.treatment_length, "c_length": self.control_length,
-                "t_stall": self.treatment_stall, "c_stall": self.control_stall}
+                **estimate_cells("t_length", self.treatment_length), "t_median": self.treatment_median,
+                **estimate_cells("c_length", self.control_length), "c_median": self.control_median,
+                **interval_cells("length", self.length_diff), **estimate_cells("t_stall", self.treatment_stall),
+                **estimate_cells("c_stall", self.control_stall)}
 
 
 class PairedDesign(DealDesign):
@@ -109,8 +113,10 @@ class PairedDesign(DealDesign):
     chunk_games = 200_000
     csv_columns = ("setting", "deals", "games", "t_place", "c_place", "diff", "diff_lo", "diff_hi", "diff_half",
                    "diff_p", "t_win", "c_win", "win_diff", "win_lo", "win_hi", "win_p", "t_idiot", "c_idiot",
-                   "idiot_diff", "idiot_lo", "idiot_hi", "idiot_p", "variance_reduction", "t_length", "c_length",
-                   "t_stall", "c_stall")
+                   "idiot_diff", "idiot_lo", "idiot_hi", "idiot_p", "variance_reduction", "t_length", "t_length_lo",
+                   "t_length_hi", "t_median", "c_length", "c_length_lo", "c_length_hi", "c_median", "length_diff",
+                   "length_lo", "length_hi", "length_p", "t_stall", "t_stall_lo", "t_stall_hi", "c_stall",
+                   "c_stall_lo", "c_stall_hi", "diff_p_holm", "win_p_holm")
     effect_words = "Differences are treatment minus control"
     pairing_words = "the same deals"
     plot_panels = (("place_diff", 1, "mean place, treatment minus control", True),
@@ -166,7 +172,11 @@ class PairedDesign(DealDesign):
     # ---- analysis ------------------------------------------------------------------
 
     def analyse(self, played) -> list[PairedRow]:
-        return [analyse_paired(st, played.alpha, played.looks) for st in played.stats]
+        """One row per point; the mean-place and win-rate differences of all points form one Holm family."""
+        rows = [analyse_paired(st) for st in played.stats]
+        m = len(rows)
+        tested = adjust_holm([r.place_diff for r in rows] + [r.win_diff for r in rows])
+        return [replace(r, place_diff=tested[i], win_diff=tested[m + i]) for i, r in enumerate(rows)]
 
     # ---- text ----------------------------------------------------------------------
 
@@ -178,65 +188,45 @@ class PairedDesign(DealDesign):
         where = f"in {game_text(point)} with {opponents_text(point.opponents)}"
         if point.label and spec.sweep_name == "variant":
             where += f" ({point.label})"
-        diff, level = row.place_diff, level_text(row.alpha)
-        if diff.excludes_zero():
+        diff = row.place_diff
+        if diff.significant():
             verb = "lowers (improves)" if diff.mean < 0 else "raises (worsens)"
-            a, b = sorted((abs(diff.lo), abs(diff.hi)))
-            place = (f"{verb} your mean place by {format_number(abs(diff.mean), d)} ({level} {format_number(a, d)} "
-                     f"to {format_number(b, d)})")
+            place = f"{verb} your mean place: {ci_text(diff, d)}"
         else:
-            place = (f"makes no significant difference to your mean place: {format_number(diff.mean, d, sign=True)} "
-                     f"({level} {format_number(diff.lo, d, sign=True)} to {format_number(diff.hi, d, sign=True)})")
+            place = f"makes no significant difference to your mean place: {ci_text(diff, d)}"
         win = row.win_diff
-        if win.excludes_zero():
-            direction = "raises" if win.mean > 0 else "lowers"
-            w = (f"{direction} your win rate by {format_points(abs(win.mean), sign=False)} points ({level} "
-                 f"{format_points(win.lo)} to {format_points(win.hi)})")
+        if win.significant():
+            w = f"{'raises' if win.mean > 0 else 'lowers'} your win rate: {ci_text(win, 2, 100)} points"
         else:
-            w = (f"leaves your win rate unchanged within {level} {format_points(win.lo)} to "
-                 f"{format_points(win.hi)} points")
-        return f"{what} {place} and {w} {where}."
+            w = f"makes no significant difference to your win rate: {ci_text(win, 2, 100)} points"
+        return f"{what} {place}, and {w}, {where}."
 
     def sweep_headline(self, spec: Spec, rows: list[PairedRow]) -> str:
         points, m = spec.points, len(rows)
-        d = max(digits_for(r.place_diff.half) for r in rows)
-        level = level_text(rows[0].alpha)
         diffs = [r.place_diff for r in rows]
-        better = [i for i, x in enumerate(diffs) if x.excludes_zero() and x.mean < 0]
-        worse = [i for i, x in enumerate(diffs) if x.excludes_zero() and x.mean > 0]
+        better = [i for i, x in enumerate(diffs) if x.significant() and x.mean < 0]
+        worse = [i for i, x in enumerate(diffs) if x.significant() and x.mean > 0]
         subject = f"{spec.treatment_label} instead of {spec.control_label}"
-        opp = opponents_text(spec.opponents)
         words = _sweep_words(spec)
         tried = ", ".join(short_label(p.label) for p in points) if m <= 6 else f"{m} settings"
-        best = min(range(m), key=lambda i: (diffs[i].mean, i))
-        worst = max(range(m), key=lambda i: (diffs[i].mean, -i))
-        at_best, at_worst = short_label(points[best].label), short_label(points[worst].label)
-
-        def ci(x: Interval) -> str:
-            return (f"{format_number(x.mean, d, sign=True)}, {level} {format_number(x.lo, d, sign=True)} to "
-                    f"{format_number(x.hi, d, sign=True)}")
-
-        lowest = min(x.mean for x in diffs)
-        highest = max(x.mean for x in diffs)
-        if len(better) == m:
-            return (f"{subject} lowers (improves) your mean place at every {words} tried ({tried}), "
-                    f"by {format_number(-highest, d)} to {format_number(-lowest, d)} (all {m} {level}s exclude 0), "
-                    f"most at {at_best}; {opp}.")
-        if len(worse) == m:
-            return (f"{subject} raises (worsens) your mean place at every {words} tried ({tried}), "
-                    f"by {format_number(lowest, d)} to {format_number(highest, d)} (all {m} {level}s exclude 0): "
-                    f"least at {at_best}, most at {at_worst}; {opp}.")
-        if not better:
-            return (f"{subject} never lowers (improves) your mean place significantly: it raises it at "
-                    f"{len(worse)} of {m} {words}s tried (most at {at_worst}: {ci(diffs[worst])}), and the best is "
-                    f"{at_best} ({ci(diffs[best])}); {opp}.")
-        if not worse:
-            return (f"{subject} lowers your mean place at {len(better)} of {m} {words}s tried, most at "
-                    f"{at_best} ({ci(diffs[best])}), and never raises it significantly (least good: "
-                    f"{at_worst}, {ci(diffs[worst])}); {opp}.")
-        return (f"{spec.treatment_label}: best at {at_best} ({ci(diffs[best])} against {spec.control_label}), "
-                f"worst at {at_worst} ({ci(diffs[worst])}); significantly better at {len(better)} and worse at "
-                f"{len(worse)} of {m} {words}s; {opp}.")
+        adjusted = f"Holm-adjusted over the report's {2 * m} tests"
+        scale = place_scale_words(spec)
+        if len(better) == m or len(worse) == m:
+            verb = "lowers (improves)" if better else "raises (worsens)"
+            d = max(decimals_for(x.lo, x.hi, digits_for(x.half)) for x in diffs)
+            low, high = min(abs(x.mean) for x in diffs), max(abs(x.mean) for x in diffs)
+            return (f"{subject} {verb} your mean place at every {words} tried ({tried}), by "
+                    f"{format_number(low, d)} to {format_number(high, d)} places{scale} (significant at all {m}, "
+                    f"{adjusted}); {opponents_text(spec.opponents)}.")
+        parts = []
+        for label, members in (("lowers (improves) it", better), ("raises (worsens) it", worse)):
+            if members:
+                parts.append(f"{label} at {_settings_text(points, members, m)}")
+        level = [i for i in range(m) if i not in better and i not in worse]
+        if level:
+            parts.append(f"makes no significant difference at {_settings_text(points, level, m)}")
+        return (f"{subject}, effect on your mean place{scale}: " + "; ".join(parts)
+                + f" ({adjusted}); {opponents_text(spec.opponents)}.")
 
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
         """(lines above the common setup lines, the design paragraph below them)."""
@@ -258,34 +248,49 @@ class PairedDesign(DealDesign):
 
     def table(self, spec: Spec, rows: list[PairedRow]) -> list[str]:
         d = max(digits_for(r.place_diff.half) for r in rows)
-        lines = ["| setting | deals | treatment mean place | control mean place | difference (95% CI) | p | "
-                 "win rate T / C | win-rate difference, points (95% CI) | p | Idiot-rate difference, points | "
-                 "variance reduction |", "|---" * 11 + "|"]
+        lines = ["| setting | deals | treatment mean place | control mean place | difference (95% CI) | p | Holm p | "
+                 "win rate T / C | win-rate difference, points (95% CI) | p | Holm p | Idiot-rate difference, points | "
+                 "variance reduction |", "|---" * 13 + "|"]
         for p, r in zip(spec.points, rows):
             lines.append(f"| {p.label or 'all'} | {r.deals:,} | {r.treatment_place:.4f} | {r.control_place:.4f} | "
-                         f"{format_interval(r.place_diff, d)} | {format_p_value(r.place_diff.p)} | "
+                         f"{format_interval(r.place_diff, d)} | {format_p(r.place_diff.p)} | "
+                         f"{format_p(r.place_diff.p_holm)} | "
                          f"{format_percent(r.treatment_win)} / {format_percent(r.control_win)} | "
-                         f"{format_points_interval(r.win_diff)} | {format_p_value(r.win_diff.p)} | "
+                         f"{format_points_interval(r.win_diff)} | {format_p(r.win_diff.p)} | "
+                         f"{format_p(r.win_diff.p_holm)} | "
                          f"{format_points_interval(r.idiot_diff)} | {format_ratio(r.variance_reduction)} |")
+        lines += ["", "Game length (actions, R20) of the games that did not stall, and the stall rate:", "",
+                  "| setting | mean length T / C (95% CI) | difference T - C (95% CI) | median T / C | "
+                  "stall rate T / C (95% CI) |", "|---" * 5 + "|"]
+        for p, r in zip(spec.points, rows):
+            lines.append(f"| {p.label or 'all'} | {length_pair_text(r.treatment_length, r.control_length)} | "
+                         f"{format_interval(r.length_diff, 2)} | {r.treatment_median:g} / {r.control_median:g} | "
+                         f"{stall_pair_text(r.treatment_stall, r.control_stall)} |")
         return lines
 
 
-def analyse_paired(st: PairedStatistics, alpha: float | None = None, looks: int = 1) -> PairedRow:
+def analyse_paired(st: PairedStatistics) -> PairedRow:
     n = st.n
-    place, win, idiot = (mean_interval(m, n, alpha) for m in (st.diff, st.win_diff, st.idiot_diff))
-    if alpha is not None:  # alpha spending: the look's p-value times 2^k
-        place, win, idiot = (x.with_p(min(1.0, x.p * 2 ** looks)) for x in (place, win, idiot))
+    place, win, idiot = (mean_interval(m, n) for m in (st.diff, st.win_diff, st.idiot_diff))
     games = st.treatment_game.n
     unpaired = n * (st.treatment_game.var() + st.control_game.var())  # per-deal-sum scale: n games per arm
     paired = st.diff.var()
+    t_len, c_len = st.treatment_length, st.control_length
     return PairedRow(
         deals=st.deals, seat_games=games,
         treatment_place=st.treatment_game.mean(), control_place=st.control_game.mean(), place_diff=place,
         treatment_win=st.treatment_wins.s1 / games, control_win=st.control_wins.s1 / games, win_diff=win,
         treatment_idiot=st.treatment_idiots.s1 / games, control_idiot=st.control_idiots.s1 / games,
         idiot_diff=idiot, variance_reduction=unpaired / paired if paired > 0 else float("inf"),
-        treatment_length=st.treatment_length.mean(), control_length=st.control_length.mean(),
-        treatment_stall=st.treatment_stalls / games, control_stall=st.control_stalls / games, alpha=alpha)
+        treatment_length=t_len.mean(), control_length=c_len.mean(), length_diff=length_difference(st.length_pairs),
+        treatment_median=t_len.median(), control_median=c_len.median(), treatment_stall=t_len.stall(),
+        control_stall=c_len.stall())
+
+
+def _settings_text(points, members: list[int], m: int) -> str:
+    if m > 6 and len(members) > 3:
+        return f"{len(members)} of {m}"
+    return f"{len(members)} of {m} (" + ", ".join(short_label(points[i].label) for i in members) + ")"
 
 
 def _sweep_words(spec: Spec) -> str:

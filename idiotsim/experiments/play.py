@@ -8,10 +8,14 @@ integer sums in deal order, so the numbers depend on neither the chunk size
 nor where the chunks ran.
 
 Sequential mode (``precision``): looks after G1, 2 G1, 4 G1, ... games per
-point (capped by the size); look k uses a (1 - 0.05 / 2^k) interval (alpha
-spending: the looks together spend at most 0.05), and play stops at the first
-look where every point's half-width of the mean place difference is at most
-the target.
+point (capped by the size); play stops at the first look where every point's
+95% half-width of the mean place difference is at most the target and at least
+``MIN_DIFFERING_DEALS`` of its deals have a non-zero difference. The rule looks
+at the spread only, never at the estimate, so the 95% t interval at stopping
+keeps its coverage (a fixed-width sequential interval, Chow and Robbins 1965);
+the minimum guards against stopping on a variance estimated from a handful of
+differing deals (pairings that make most deals tie), which would be too small.
+``tests/test_coverage.py`` checks the coverage at stopping.
 """
 from __future__ import annotations
 
@@ -26,9 +30,10 @@ from idiotsim.chunks import Executor, map_in_order
 from idiotsim.experiments.spec import Point, Spec
 from idiotsim.rng import nb_shuffled_deck
 from idiotsim.rules import Rules
-from idiotsim.stats import ALPHA, Moments, mean_interval
+from idiotsim.stats import ClusterSums, Interval, Moments, mean_interval, median_of_counts
 
 FIRST_LOOK_GAMES = 20_000  # sequential mode: games per point at the first look
+MIN_DIFFERING_DEALS = 200  # sequential mode: deals with a non-zero difference before a look may stop
 
 
 @njit(cache=True)
@@ -71,16 +76,61 @@ def play_chunk_task(rules_fields: dict, labels: list, specs: list, seed: int, ga
 
 class DealStatistics:
     """What every point's statistics share: `diff` holds one difference per deal, each the sum
-    over the `n` games (seats or rotations) of that deal; the CI of its mean is the stopping rule."""
+    over the `n` games (seats or rotations) of that deal, `differing` counts the deals where it
+    is not 0; the CI of its mean and that count are the stopping rule."""
     n: int
     diff: Moments
+    differing: int = 0
 
     @property
     def deals(self) -> int:
         return self.diff.n
 
-    def half_width(self, alpha: float | None = None) -> float:
-        return mean_interval(self.diff, self.n, alpha).half
+    def add_differences(self, per_deal: np.ndarray) -> None:
+        self.diff.add(per_deal)
+        self.differing += int(np.count_nonzero(per_deal))
+
+    def half_width(self) -> float:
+        return mean_interval(self.diff, self.n).half
+
+    def may_stop(self, precision: float) -> bool:
+        return self.differing >= MIN_DIFFERING_DEALS and self.half_width() <= precision
+
+
+class GameLengths:
+    """Game length without the action limit: per deal the actions and the count of the games that did
+    not stall, and the stalled games; the histogram of the lengths that did not stall (for the median)."""
+
+    def __init__(self):
+        self.sums = ClusterSums(4)  # per deal: actions of the games that did not stall, those games, stalls, games
+        self.counts = np.zeros(1, dtype=np.int64)
+
+    def add(self, actions: np.ndarray, stalled: np.ndarray) -> np.ndarray:
+        """actions and stalled (deals, games a deal); returns per deal (actions, games) of the games that did not stall."""
+        ok = ~stalled.astype(bool)
+        kept = np.where(ok, actions.astype(np.int64), 0)
+        per_deal = np.column_stack([kept.sum(axis=1), ok.sum(axis=1), (~ok).sum(axis=1),
+                                    np.full(len(actions), actions.shape[1])])
+        self.sums.add(per_deal)
+        counts = np.bincount(actions[ok].astype(np.int64).ravel())
+        if len(counts) > len(self.counts):
+            self.counts = np.pad(self.counts, (0, len(counts) - len(self.counts)))
+        self.counts[:len(counts)] += counts
+        return per_deal[:, :2]
+
+    def mean(self) -> Interval:
+        return self.sums.ratio(0, 1)
+
+    def median(self) -> float:
+        return median_of_counts(self.counts)
+
+    def stall(self) -> Interval:
+        return self.sums.ratio(2, 3).as_rate()
+
+
+def length_difference(pairs: ClusterSums) -> Interval:
+    """Mean length that did not stall, b minus a, from per-deal columns (actions a, games a, actions b, games b)."""
+    return pairs.ratio_difference(0, 1, 2, 3)
 
 
 @dataclass
@@ -91,7 +141,6 @@ class Played:
     stats: list  # the design's statistics, one per point
     precision: float | None = None
     looks: int = 1
-    alpha: float | None = None  # the last look's alpha, in sequential mode only
     reached: bool = True  # sequential mode: precision reached
     quick: bool = False
 
@@ -113,14 +162,14 @@ def plan_look(done: list[int], targets: list[int], chunk: int) -> list[Piece]:
 
 
 def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bool,
-               executor: Executor | None) -> Played:
+               executor: Executor | None, first_look_games: int = FIRST_LOOK_GAMES) -> Played:
     """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk."""
     points = spec.points
     tasks = [_task_maker(design, spec, p) for p in points]
     played = Played(spec, size, [design.new_statistics(spec, p) for p in points], precision=precision, quick=quick)
     chunk = max(1, design.chunk_games // max(design.games_per_deal(p) for p in points))
     done = [0] * len(points)
-    for look, targets in enumerate(looks(design, spec, size, precision), start=1):
+    for look, targets in enumerate(looks(design, spec, size, precision, first_look_games), start=1):
         pieces = plan_look(done, targets, chunk)
         outputs = map_in_order(play_chunk_task, (tasks[p.point](p.lo, p.hi) for p in pieces), executor)
         for start, chunk_pieces in itertools.groupby(pieces, key=lambda p: p.chunk_start):
@@ -130,8 +179,7 @@ def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bo
             done = [max(d, min(start + chunk, t)) for d, t in zip(done, targets)]
         played.looks = look
         if precision is not None:
-            played.alpha = ALPHA / 2 ** look
-            played.reached = all(st.half_width(played.alpha) <= precision for st in played.stats)
+            played.reached = all(st.may_stop(precision) for st in played.stats)
             if played.reached:
                 break
     return played
@@ -141,13 +189,14 @@ def deals_for(design, games: int, point: Point) -> int:
     return max(2, math.ceil(games / design.games_per_deal(point)))
 
 
-def looks(design, spec: Spec, size: int, precision: float | None) -> list[list[int]]:
+def looks(design, spec: Spec, size: int, precision: float | None,
+          first_look_games: int = FIRST_LOOK_GAMES) -> list[list[int]]:
     """Deals per point at each look: the whole size at once, or doubling looks in sequential mode."""
     caps = [deals_for(design, size, p) for p in spec.points]
     if precision is None:
         return [caps]
     planned = []
-    games = min(FIRST_LOOK_GAMES, size)
+    games = min(first_look_games, size)
     while True:
         planned.append([min(c, deals_for(design, games, p)) for c, p in zip(caps, spec.points)])
         if planned[-1] == caps:

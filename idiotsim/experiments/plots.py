@@ -6,7 +6,6 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.experiments.spec import Spec, value_text
-from idiotsim.experiments.text import level_text
 from idiotsim.files import write_atomic
 
 
@@ -43,7 +42,7 @@ def plot(design, spec: Spec, rows: list, path: Path) -> Path:
         ax.grid(alpha=0.3)
         if len(series) > 1:
             ax.legend(fontsize=7)
-    fig.suptitle(f"{spec.title} ({level_text(rows[0].alpha)})", fontsize=10)
+    fig.suptitle(f"{spec.title} (95% CI)", fontsize=10)
     fig.tight_layout()
     write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None}))
     plt.close(fig)

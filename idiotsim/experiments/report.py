@@ -11,10 +11,22 @@ import csv
 import io
 import math
 
-from idiotsim.experiments.play import Played
+from idiotsim.experiments.play import MIN_DIFFERING_DEALS, Played
 from idiotsim.experiments.spec import Spec
-from idiotsim.experiments.text import capitalised, csv_value, format_number, level_text, rules_text
+from idiotsim.experiments.text import capitalised, csv_value, format_interval, format_number, rules_text
 from idiotsim.rules import Rules
+
+
+MULTIPLICITY_RULE = (
+    "Multiplicity: every difference a report tests (mean place and win rate at every setting, and game length "
+    "against the first variant) forms one family, as do the leaderboard's adjacent pairs and its top strategy "
+    "against every other, and each p-value is Holm-adjusted over its family. An effect is called significant, its "
+    "sign settled, only when its Holm-adjusted p-value is below 0.05, and settings are not ranked against each "
+    "other without a paired interval for their difference.")
+STALL_RULE = (
+    "Stalls: a round that reaches the action limit (R20) stops there, so its length says nothing about how long "
+    "the game would have run. Game length is the mean (95% CI over deals) and median of the games that did not "
+    "stall, printed beside the stall rate, never a mean with the limit averaged in.")
 
 
 def headline(design, spec: Spec, rows: list) -> str:
@@ -34,14 +46,10 @@ def markdown(design, played: Played, rows: list, plot_name: str) -> str:
         lines += [spec.notes.strip(), ""]
     lines += ["## Setup", ""] + setup_lines(design, spec) + [""]
     lines += ["## Numbers", ""]
-    table = design.table(spec, rows)
-    level = level_text(rows[0].alpha)
-    if level != "95% CI":  # sequential mode: the last look's level
-        table = [t.replace("95% CI", level).replace(f"Wilson {level}", "Wilson 95% CI") for t in table]
-    lines += table
+    lines += design.table(spec, rows)
     lines += ["", design.effect_words + " (negative mean place = better); p-values are two-sided "
-              "(normal approximation over deals). Variance reduction: variance of the unpaired difference over "
-              "variance of the paired difference.", ""]
+              "(normal approximation over deals). " + MULTIPLICITY_RULE + " Variance reduction: variance of the "
+              "unpaired difference over variance of the paired difference. " + STALL_RULE, ""]
     lines += ["## Size", ""] + size_lines(design, played, rows) + [""]
     lines += [f"![{spec.title}]({plot_name})", "",
               f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
@@ -73,38 +81,36 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
     diffs = [r.place_diff for r in rows]
     halves = [x.half for x in diffs]
     worst = max(halves)
-    decided = [i for i, x in enumerate(diffs) if x.excludes_zero()]
+    decided = [i for i, x in enumerate(diffs) if x.significant()]
     deals = sorted({r.deals for r in rows})
     games = sorted({r.games for r in rows})
     size = (f"{deals[0]:,} deals ({games[0]:,} games)" if len(deals) == 1 else
             f"{deals[0]:,} to {deals[-1]:,} deals ({games[0]:,} to {games[-1]:,} games)")
     lines = [f"Size: {size} per setting" + (f", {sum(r.games for r in rows):,} games in all" if m > 1 else "")
              + (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + "."]
-    level = "95%" if played.alpha is None else f"{100 * (1 - played.alpha):.3g}%"
     best_half = min(halves)
     span = (f"{format_number(worst, 4)}" if m == 1 or best_half == worst else
             f"{format_number(best_half, 4)} to {format_number(worst, 4)} across settings")
-    lines.append(f"Precision: the {level} CI half-width of the mean place difference is {span}, so the "
-                 f"experiment tells an effect of {format_number(2 * worst, 4)} places (one place in "
-                 f"{max(1, round(1 / (2 * worst))):,} games) or more from no effect (with about 97.5% power).")
+    lines.append(f"Precision: the 95% CI half-width of the mean place difference is {span}, so an effect of "
+                 f"{format_number(2 * worst, 4)} places (one place in {max(1, round(1 / (2 * worst))):,} games) "
+                 "would exclude 0 with about 97.5% probability before the Holm adjustment.")
     if decided:
         small = min(decided, key=lambda i: (abs(diffs[i].mean), i))
-        distance = f"{abs(diffs[small].mean) / halves[small]:.1f} half-widths from 0"
-        lines.append((f"The CI excludes 0 at {len(decided)} of {m} settings, which settles the sign of the effect "
-                      "there" if m > 1 else "The CI excludes 0, which settles the sign of the effect")
-                     + (f" (the smallest settled effect, {format_number(diffs[small].mean, 4, True)} at "
-                        f"{spec.points[small].label}, is {distance})." if m > 1 else f" ({distance})."))
+        lines.append((f"The sign of the effect is settled (Holm p < 0.05) at {len(decided)} of {m} settings"
+                      if m > 1 else "The sign of the effect is settled (Holm p < 0.05)")
+                     + (f"; the smallest settled effect is {format_interval(diffs[small], 4)} at "
+                        f"{spec.points[small].label}." if m > 1 else "."))
     undecided = [i for i in range(m) if i not in decided]
     if undecided:
-        bound = max(max(abs(diffs[i].lo), abs(diffs[i].hi)) for i in undecided)
         where = ", ".join(spec.points[i].label for i in undecided) if m > 1 else ""
-        lines.append((f"At {where} the CI covers 0" if m > 1 else "The CI covers 0")
-                     + f": any effect there is at most {format_number(bound, 4)} places either way (one place in "
-                     f"{max(1, round(1 / bound)) if bound > 0 else 0:,} games); resolving a smaller effect would take "
-                     "a larger size.")
+        widest = max(undecided, key=lambda i: (diffs[i].hi - diffs[i].lo, i))
+        lines.append((f"At {where} the sign is not settled" if m > 1 else "The sign is not settled")
+                     + f" (95% CI{' at ' + spec.points[widest].label if m > 1 else ''}: "
+                     f"{format_interval(diffs[widest], 4)}); telling a smaller effect from none would take a "
+                     "larger size.")
     lines.append(_pairing_line(design, rows))
     if played.precision is not None:
-        lines.append(_sequential_line(played, level))
+        lines.append(_sequential_line(played))
     return lines
 
 
@@ -121,15 +127,15 @@ def _pairing_line(design, rows: list) -> str:
                if lo >= 1 else " (above 1 the pairing saves games; below 1 it costs a little)."))
 
 
-def _sequential_line(played: Played, level: str) -> str:
+def _sequential_line(played: Played) -> str:
     if played.reached:
-        return (f"Sequential mode: stopped at look {played.looks} because every setting's half-width fell "
-                f"to the target {played.precision:g} or below. Look k uses a (1 - 0.05/2^k) interval, so the "
-                f"looks together spend at most 0.05; the intervals shown are look {played.looks}'s "
-                f"{level} intervals and the p-values are multiplied by 2^{played.looks}.")
-    return (f"Sequential mode: the target half-width {played.precision:g} was not reached by the maximum "
-            f"size after {played.looks} looks (raise it with --games). Look k uses a (1 - 0.05/2^k) "
-            f"interval; the intervals shown are look {played.looks}'s {level} intervals.")
+        return (f"Sequential mode: stopped at look {played.looks} because every setting's 95% half-width fell "
+                f"to the target {played.precision:g} or below with at least {MIN_DIFFERING_DEALS} deals whose "
+                "difference is not 0. The rule looks only at the spread, not at the estimate, so the 95% "
+                "intervals at stopping keep their coverage (checked by simulation in tests/test_coverage.py).")
+    return (f"Sequential mode: the target half-width {played.precision:g} (with at least {MIN_DIFFERING_DEALS} "
+            f"deals whose difference is not 0) was not reached by the maximum size after {played.looks} looks "
+            "(raise it with --games); the intervals are the 95% intervals of the last look.")
 
 
 def csv_text(design, spec: Spec, rows: list) -> str:

@@ -10,17 +10,17 @@ count match, else unpaired).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from idiotsim.experiments.deals import DealDesign
-from idiotsim.experiments.play import DealStatistics, rotated_decks
+from idiotsim.experiments.play import DealStatistics, GameLengths, length_difference, rotated_decks
 from idiotsim.experiments.spec import Point, Spec, value_text
-from idiotsim.experiments.text import (digits_for, format_interval, format_number, format_p_value, format_percent,
-                                       format_points_interval, format_ratio, game_text, interval_cells, level_text,
-                                       short_label)
-from idiotsim.stats import Interval, Moments, mean_interval, welch_difference, wilson
+from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
+                                       format_percent, format_points_interval, format_ratio, game_text, interval_cells,
+                                       length_text, place_scale_words, short_label, stall_text)
+from idiotsim.stats import ClusterSums, Interval, Moments, adjust_holm, format_p, mean_interval, welch_difference
 
 
 class SeatStatistics(DealStatistics):
@@ -33,27 +33,24 @@ class SeatStatistics(DealStatistics):
         self.seat_place = [Moments() for _ in range(n)]  # per deal: sum over rotations of seat k's place
         self.seat_win = [Moments() for _ in range(n)]
         self.first_game, self.last_game = Moments(), Moments()  # per game place of seat 0 / n-1
-        self.length = Moments()  # per deal: sum of actions over rotations
-        self.stalls = Moments()  # per deal: stalled games
-        # per deal: length minus the first point's on the same deal (same deck size and players only)
-        self.length_vs_first = Moments() if compare_length else None
+        self.length = GameLengths()
+        # per deal: the first point's (actions, games) that did not stall, then this point's (same deals only)
+        self.length_vs_first = ClusterSums(4) if compare_length else None
 
     def add(self, places: np.ndarray, actions: np.ndarray, stalled: np.ndarray) -> np.ndarray:
-        """places (deals, n rotations, n seats), actions and stalled (deals, n). Returns per-deal length."""
+        """places (deals, n rotations, n seats), actions and stalled (deals, n). Returns per deal the
+        (actions, games) of the games that did not stall."""
         n = self.n
         p = places.astype(np.int64)
         first, last = p[:, :, 0], p[:, :, n - 1]
-        self.diff.add((first - last).sum(axis=1))
+        self.add_differences((first - last).sum(axis=1))
         self.win_diff.add((first == 1).sum(axis=1) - (last == 1).sum(axis=1))
         for k in range(n):
             self.seat_place[k].add(p[:, :, k].sum(axis=1))
             self.seat_win[k].add((p[:, :, k] == 1).sum(axis=1))
         self.first_game.add(first.ravel())
         self.last_game.add(last.ravel())
-        length = actions.astype(np.int64).sum(axis=1)
-        self.length.add(length)
-        self.stalls.add(stalled.astype(np.int64).sum(axis=1))
-        return length
+        return self.length.add(actions, stalled)
 
 
 @dataclass(frozen=True)
@@ -66,13 +63,13 @@ class SeatsRow:
     place_diff: Interval
     win_diff: Interval
     variance_reduction: float
-    length: Interval
-    stall: Interval  # stall rate with its Wilson interval
+    length: Interval  # mean length of the games that did not stall
+    length_median: float
+    stall: Interval  # stall rate, clustered by deal
     seat_win: tuple  # Interval per seat
     seat_place: tuple  # mean place per seat
-    length_vs_first: Interval | None = None  # game length minus the first variant's
+    length_vs_first: Interval | None = None  # game length (games that did not stall) minus the first variant's
     length_paired: bool | None = None  # ... paired by deal (else Welch)
-    alpha: float | None = None  # sequential mode: the level of the intervals
 
     @property
     def games(self) -> int:
@@ -84,13 +81,13 @@ class SeatsRow:
                  **interval_cells("diff", self.place_diff, half=True), **interval_cells("win", self.win_diff),
                  "first_win": self.seat_win[0].mean,
                  "first_edge": self.seat_win[0].mean - 1 / self.players,
-                 "variance_reduction": self.variance_reduction, "length": self.length.mean,
-                 "length_lo": self.length.lo, "length_hi": self.length.hi,
-                 "stall": self.stall.mean, "stall_lo": self.stall.lo, "stall_hi": self.stall.hi}
+                 "variance_reduction": self.variance_reduction, **estimate_cells("length", self.length),
+                 "length_median": self.length_median, **estimate_cells("stall", self.stall),
+                 "diff_p_holm": self.place_diff.p_holm, "win_p_holm": self.win_diff.p_holm}
         if self.length_vs_first is not None:
             x = self.length_vs_first
             cells.update(length_vs_base=x.mean, length_vs_base_lo=x.lo, length_vs_base_hi=x.hi,
-                         length_vs_base_p=x.p, length_paired=self.length_paired)
+                         length_vs_base_p=x.p, length_vs_base_p_holm=x.p_holm, length_paired=self.length_paired)
         for k, (win, place) in enumerate(zip(self.seat_win, self.seat_place)):
             cells.update({f"seat{k}_win": win.mean, f"seat{k}_win_lo": win.lo, f"seat{k}_win_hi": win.hi,
                           f"seat{k}_place": place})
@@ -102,12 +99,13 @@ class SeatsDesign(DealDesign):
     chunk_games = 50_000  # the seats design also holds the rotated decks (up to 104 int64 a game)
     csv_columns = ("setting", "players", "deals", "games", "first_place", "last_place", "diff", "diff_lo", "diff_hi",
                    "diff_half", "diff_p", "win_diff", "win_lo", "win_hi", "win_p", "first_win", "first_edge",
-                   "variance_reduction", "length", "length_lo", "length_hi", "length_vs_base", "length_vs_base_lo",
-                   "length_vs_base_hi", "length_vs_base_p", "length_paired", "stall", "stall_lo", "stall_hi")
+                   "variance_reduction", "length", "length_lo", "length_hi", "length_median", "length_vs_base",
+                   "length_vs_base_lo", "length_vs_base_hi", "length_vs_base_p", "length_vs_base_p_holm",
+                   "length_paired", "stall", "stall_lo", "stall_hi", "diff_p_holm", "win_p_holm")
     effect_words = "Differences are seat 0 minus seat n-1"
     pairing_words = "the rotated deals"
     plot_panels = (("place_diff", 1, "mean place, seat 0 minus seat n-1", True),
-                   ("length", 1, "mean actions per game", False),
+                   ("length", 1, "mean actions, games that did not stall", False),
                    ("stall", 100, "stall rate, %", False))
 
     def csv_columns_for(self, spec: Spec) -> tuple:
@@ -146,45 +144,47 @@ class SeatsDesign(DealDesign):
             if stats[i].length_vs_first is not None:
                 first_lo, first_hi, first_length = added[0]
                 assert (first_lo, first_hi) == (lo, hi)
-                stats[i].length_vs_first.add(length - first_length)
+                stats[i].length_vs_first.add(np.column_stack([first_length, length]))
 
     # ---- analysis ------------------------------------------------------------------
 
     def analyse(self, played) -> list[SeatsRow]:
+        """One row per point; the differences of all points (mean place, win rate, game length against the
+        first variant) form one Holm family."""
         stats = played.stats
         first = stats[0] if played.spec.sweep_name == "variant" else None  # length against the first variant
-        return [analyse_seats(st, first, played.alpha, played.looks) for st in stats]
+        rows = [analyse_seats(st, first) for st in stats]
+        m = len(rows)
+        tested = adjust_holm([r.place_diff for r in rows] + [r.win_diff for r in rows]
+                             + [r.length_vs_first for r in rows])
+        return [replace(r, place_diff=tested[i], win_diff=tested[m + i], length_vs_first=tested[2 * m + i])
+                for i, r in enumerate(rows)]
 
     # ---- text ----------------------------------------------------------------------
 
     def sentence(self, spec: Spec, point: Point, row: SeatsRow) -> str:
         d = digits_for(row.place_diff.half)
         n = point.players
-        diff, level = row.place_diff, level_text(row.alpha)
+        diff = row.place_diff
         who = f"in {game_text(point)} of {point.strategy} players"
         if point.label and spec.sweep_name == "variant":
             who += f" ({point.label})"
-        if diff.excludes_zero():
-            verb = "better" if diff.mean < 0 else "worse"
-            a, b = sorted((abs(diff.lo), abs(diff.hi)))
-            s = (f"Sitting first (seat 0) rather than last (seat {n - 1}) makes the same cards finish "
-                 f"{format_number(abs(diff.mean), d)} places {verb} on average ({level} {format_number(a, d)} to "
-                 f"{format_number(b, d)})")
+        start = f"Sitting first (seat 0) rather than last (seat {n - 1})"
+        if diff.significant():
+            s = (f"{start} makes the same cards finish {'better' if diff.mean < 0 else 'worse'}: mean place "
+                 f"{ci_text(diff, d)}")
         else:
-            s = (f"Sitting first (seat 0) rather than last (seat {n - 1}) makes no significant difference to the "
-                 f"mean place: {format_number(diff.mean, d, sign=True)} ({level} "
-                 f"{format_number(diff.lo, d, sign=True)} to {format_number(diff.hi, d, sign=True)})")
+            s = f"{start} makes no significant difference to the mean place: {ci_text(diff, d)}"
         seat0 = row.seat_win[0]
-        return (f"{s}; seat 0 wins {format_percent(seat0.mean)} of games ({level} {format_percent(seat0.lo)} to "
+        return (f"{s}; seat 0 wins {format_percent(seat0.mean)} of games (95% CI {format_percent(seat0.lo)} to "
                 f"{format_percent(seat0.hi)}) against a fair share of {format_percent(1 / n)}, {who}.")
 
     def sweep_headline(self, spec: Spec, rows: list[SeatsRow]) -> str:
         points, m = spec.points, len(rows)
         d = max(digits_for(r.place_diff.half) for r in rows)
-        level = level_text(rows[0].alpha)
 
         def cell(r: SeatsRow, label: str) -> str:
-            star = "*" if r.place_diff.excludes_zero() else ""
+            star = "*" if r.place_diff.significant() else ""
             return f"{label} {format_number(r.place_diff.mean, d, sign=True)}{star}"
 
         if spec.series_name:
@@ -194,15 +194,11 @@ class SeatsDesign(DealDesign):
             body = "; ".join(f"{s}: " + ", ".join(cells) for s, cells in groups.items())
         else:
             body = "; ".join(cell(r, short_label(p.label) + ":") for p, r in zip(points, rows))
-        text = (f"Mean place of the same cards in seat 0 (who starts) minus in the last seat (* = {level} excludes 0): "
-                f"{body}.")
+        tests = sum(x is not None for r in rows for x in (r.place_diff, r.win_diff, r.length_vs_first))
+        text = (f"Mean place of the same cards in seat 0 (who starts) minus in the last seat{place_scale_words(spec)} "
+                f"(* = significant, Holm-adjusted over the report's {tests} tests): {body}.")
         if spec.sweep_name == "variant":
-            longest = max(range(m), key=lambda i: (rows[i].length.mean, -i))
-            shortest = min(range(m), key=lambda i: (rows[i].length.mean, i))
-            stall = max(range(m), key=lambda i: (rows[i].stall.mean, -i))
-            text = (f"Game length ranges from {rows[shortest].length.mean:.1f} actions ({points[shortest].label}) to "
-                    f"{rows[longest].length.mean:.1f} ({points[longest].label}); the highest stall rate is "
-                    f"{format_percent(rows[stall].stall.mean, 3)} ({points[stall].label}). " + text)
+            text = _length_headline(spec, rows) + " " + text
         return text
 
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
@@ -224,31 +220,42 @@ class SeatsDesign(DealDesign):
         return _difference_table(spec, rows) + _seat_win_table(spec, rows) + _length_table(spec, rows)
 
 
-def analyse_seats(st: SeatStatistics, first: SeatStatistics | None, alpha: float | None = None,
-                  looks: int = 1) -> SeatsRow:
+def analyse_seats(st: SeatStatistics, first: SeatStatistics | None) -> SeatsRow:
     n = st.n
-    place, win = mean_interval(st.diff, n, alpha), mean_interval(st.win_diff, n, alpha)
-    if alpha is not None:
-        place, win = (x.with_p(min(1.0, x.p * 2 ** looks)) for x in (place, win))
-    games = st.length.n * n
+    place, win = mean_interval(st.diff, n), mean_interval(st.win_diff, n)
     unpaired = n * (st.first_game.var() + st.last_game.var())
     paired = st.diff.var()
-    length = mean_interval(st.length, n, alpha)
-    stall_lo, stall_hi = wilson(st.stalls.s1, games)
     length_vs_first, length_paired = None, None
     if first is not None and first is not st:
         if st.length_vs_first is not None:
-            length_vs_first, length_paired = mean_interval(st.length_vs_first, n, alpha), True
+            length_vs_first, length_paired = length_difference(st.length_vs_first), True
         elif st.n == first.n:  # same players, other deals: Welch interval of the difference of means
-            length_vs_first = welch_difference(mean_interval(st.length, n), mean_interval(first.length, n), alpha)
-            length_paired = False
+            length_vs_first, length_paired = welch_difference(st.length.mean(), first.length.mean()), False
     return SeatsRow(
         players=n, deals=st.deals, first_place=st.first_game.mean(), last_place=st.last_game.mean(),
         place_diff=place, win_diff=win, variance_reduction=unpaired / paired if paired > 0 else float("inf"),
-        length=length, stall=Interval(st.stalls.s1 / games, stall_lo, stall_hi),
-        seat_win=tuple(mean_interval(st.seat_win[k], n, alpha) for k in range(n)),
-        seat_place=tuple(mean_interval(st.seat_place[k], n, alpha).mean for k in range(n)),
-        length_vs_first=length_vs_first, length_paired=length_paired, alpha=alpha)
+        length=st.length.mean(), length_median=st.length.median(), stall=st.length.stall(),
+        seat_win=tuple(mean_interval(st.seat_win[k], n).as_rate() for k in range(n)),
+        seat_place=tuple(mean_interval(st.seat_place[k], n).mean for k in range(n)),
+        length_vs_first=length_vs_first, length_paired=length_paired)
+
+
+def _length_headline(spec: Spec, rows: list[SeatsRow]) -> str:
+    """Game length of each variant against the first, paired on the same deals (Holm-adjusted)."""
+    base = spec.points[0].label
+    changes = {"longer": [], "shorter": [], "no significant change": []}
+    for p, r in zip(spec.points[1:], rows[1:]):
+        x = r.length_vs_first
+        if x is None:
+            continue
+        key = "no significant change" if not x.significant() else ("longer" if x.mean > 0 else "shorter")
+        changes[key].append(f"{p.label} {format_number(x.mean, 1, sign=True)}")
+    parts = [f"{k} at {', '.join(v)}" for k, v in changes.items() if v]
+    stalls = [r.stall.mean for r in rows]
+    return (f"Games that did not stall last {format_number(rows[0].length.mean, 1)} actions on average at {base}; "
+            f"against it (actions, paired on the same deals where the deck matches): " + "; ".join(parts)
+            + f". Stall rates run from {format_percent(min(stalls), 3)} to {format_percent(max(stalls), 3)} "
+            "(table below).")
 
 
 def _same_deals(spec: Spec, point: Point) -> bool:
@@ -260,12 +267,13 @@ def _same_deals(spec: Spec, point: Point) -> bool:
 
 def _difference_table(spec: Spec, rows: list[SeatsRow]) -> list[str]:
     d = max(digits_for(r.place_diff.half) for r in rows)
-    lines = ["| setting | players | deals | seat 0 minus seat n-1, mean place (95% CI) | p | "
-             "win-rate difference, points (95% CI) | seat 0 win rate (fair share) | variance reduction |",
-             "|---" * 8 + "|"]
+    lines = ["| setting | players | deals | seat 0 minus seat n-1, mean place (95% CI) | p | Holm p | "
+             "win-rate difference, points (95% CI) | Holm p | seat 0 win rate (fair share) | variance reduction |",
+             "|---" * 10 + "|"]
     for p, r in zip(spec.points, rows):
         lines.append(f"| {p.label or 'all'} | {p.players} | {r.deals:,} | {format_interval(r.place_diff, d)} | "
-                     f"{format_p_value(r.place_diff.p)} | {format_points_interval(r.win_diff)} | "
+                     f"{format_p(r.place_diff.p)} | {format_p(r.place_diff.p_holm)} | "
+                     f"{format_points_interval(r.win_diff)} | {format_p(r.win_diff.p_holm)} | "
                      f"{format_percent(r.seat_win[0].mean)} ({format_percent(1 / p.players)}) | "
                      f"{format_ratio(r.variance_reduction)} |")
     return lines
@@ -284,20 +292,19 @@ def _seat_win_table(spec: Spec, rows: list[SeatsRow]) -> list[str]:
 
 def _length_table(spec: Spec, rows: list[SeatsRow]) -> list[str]:
     compare = spec.sweep_name == "variant"
-    lines = ["", "Game length and stalls:", "", "| setting | mean actions per game (95% CI) | "
-             + ("difference vs " + spec.points[0].label + " (95% CI) | p | " if compare else "")
-             + "stall rate (Wilson 95% CI) |", "|---" * (3 + 2 * compare) + "|"]
+    lines = ["", "Game length (actions, R20) of the games that did not stall, and the stall rate:", "",
+             "| setting | mean length (95% CI) | median | "
+             + ("difference vs " + spec.points[0].label + " (95% CI) | p | Holm p | " if compare else "")
+             + "stall rate (95% CI over deals) |", "|---" * (4 + 3 * compare) + "|"]
     for p, r in zip(spec.points, rows):
-        cells = [p.label or "all", f"{r.length.mean:.2f} ({r.length.lo:.2f} to {r.length.hi:.2f})"]
+        cells = [p.label or "all", length_text(r.length), f"{r.length_median:g}"]
         if compare:
             x = r.length_vs_first
             if x is None:
-                cells += ["-", "-"]
+                cells += ["-", "-", "-"]
             else:
-                cells += [f"{x.mean:+.2f} ({x.lo:+.2f} to {x.hi:+.2f}){'' if r.length_paired else ' unpaired'}",
-                          format_p_value(x.p)]
-        stall = r.stall
-        cells.append(f"{format_percent(stall.mean, 4)} ({format_percent(stall.lo, 4)} to "
-                     f"{format_percent(stall.hi, 4)})")
+                cells += [format_interval(x, 2) + ("" if r.length_paired else " unpaired"), format_p(x.p),
+                          format_p(x.p_holm)]
+        cells.append(stall_text(r.stall))
         lines.append("| " + " | ".join(cells) + " |")
     return lines

@@ -6,6 +6,7 @@ import re
 
 from idiotsim.experiments.spec import Point
 from idiotsim.rules import Rules
+from idiotsim.stats import decimals_for, p_clause
 
 
 def format_number(x: float, digits: int = 3, sign: bool = False) -> str:
@@ -18,12 +19,6 @@ def format_number(x: float, digits: int = 3, sign: bool = False) -> str:
     if out.lstrip("+-") == zero:  # no "-0.000"
         out = ("+" if sign else "") + zero
     return out
-
-
-def format_p_value(p: float) -> str:
-    if math.isnan(p):
-        return "n/a"
-    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def format_percent(x: float, digits: int = 2) -> str:
@@ -42,22 +37,59 @@ def format_ratio(x: float) -> str:
 
 
 def format_interval(estimate, digits: int) -> str:
-    """`+0.012 (-0.003 to +0.027)`: a signed estimate with its interval."""
-    return (f"{format_number(estimate.mean, digits, True)} ({format_number(estimate.lo, digits, True)} to "
-            f"{format_number(estimate.hi, digits, True)})")
+    """`+0.012 (-0.003 to +0.027)`: a signed estimate with its interval, with more decimals where a bound
+    that excludes 0 would print as 0."""
+    d = decimals_for(estimate.lo, estimate.hi, digits)
+    return (f"{format_number(estimate.mean, d, True)} ({format_number(estimate.lo, d, True)} to "
+            f"{format_number(estimate.hi, d, True)})")
 
 
 def format_points_interval(estimate) -> str:
-    return f"{format_points(estimate.mean)} ({format_points(estimate.lo)} to {format_points(estimate.hi)})"
+    """A rate difference and its interval in percentage points."""
+    d = decimals_for(100 * estimate.lo, 100 * estimate.hi, 2)
+    return (f"{format_points(estimate.mean, d)} ({format_points(estimate.lo, d)} to "
+            f"{format_points(estimate.hi, d)})")
+
+
+def ci_text(estimate, digits: int, scale: float = 1) -> str:
+    """`+0.012 (95% CI -0.003 to +0.027, Holm p = 0.1234)`, signed, on `scale` (100: points)."""
+    d = decimals_for(scale * estimate.lo, scale * estimate.hi, digits)
+    return (f"{format_number(scale * estimate.mean, d, True)} (95% CI {format_number(scale * estimate.lo, d, True)} "
+            f"to {format_number(scale * estimate.hi, d, True)}, {p_clause('Holm', estimate.p_holm)})")
+
+
+def estimate_cells(name: str, estimate) -> dict:
+    """CSV cells of an estimate: NAME, NAME_lo, NAME_hi."""
+    return {name: estimate.mean, f"{name}_lo": estimate.lo, f"{name}_hi": estimate.hi}
+
+
+def length_text(estimate) -> str:
+    d = decimals_for(estimate.lo, estimate.hi, 2)
+    return f"{format_number(estimate.mean, d)} ({format_number(estimate.lo, d)} to {format_number(estimate.hi, d)})"
+
+
+def length_pair_text(a, b) -> str:
+    return f"{length_text(a)} / {length_text(b)}"
+
+
+def stall_text(estimate) -> str:
+    d = decimals_for(100 * estimate.lo, 100 * estimate.hi, 4)
+    return f"{format_percent(estimate.mean, d)} ({format_percent(estimate.lo, d)} to {format_percent(estimate.hi, d)})"
+
+
+def stall_pair_text(a, b) -> str:
+    return f"{stall_text(a)} / {stall_text(b)}"
+
+
+def place_scale_words(spec) -> str:
+    """Across player counts a place means something else: say on which scale effects are given."""
+    counts = {p.players for p in spec.points}
+    return " (the 1..n place scale grows with the player count)" if len(counts) > 1 else ""
 
 
 def digits_for(half_width: float) -> int:
     """Decimals of a mean-place difference: one more when the interval is narrow."""
     return 4 if not math.isnan(half_width) and half_width < 0.002 else 3
-
-
-def level_text(alpha: float | None) -> str:
-    return "95% CI" if alpha is None else f"{100 * (1 - alpha):.3g}% CI"
 
 
 def csv_value(v) -> str:

@@ -1,6 +1,7 @@
 """Writing reports: each spec through its design's protocol into NAME.md, NAME.csv and its plots."""
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,3 +53,22 @@ def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log
     out = Path(out_dir) if out_dir is not None else Path(folder)
     write_atomic(out / "README.md", index_markdown(written))
     return written
+
+
+def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
+    """Regenerate every spec in `folder` at its full size into a temporary folder and compare the outputs
+    byte by byte with the committed ones; the relative paths that differ, are missing or are extra."""
+    folder = Path(folder)
+    with tempfile.TemporaryDirectory(prefix="idiotsim-check-") as tmp:
+        write_all(folder, tmp, log=log, executor=executor)
+        fresh = _outputs(Path(tmp))
+        committed = _outputs(folder)
+        return sorted(path for path in fresh | committed
+                      if path not in fresh or path not in committed
+                      or (Path(tmp) / path).read_bytes() != (folder / path).read_bytes())
+
+
+def _outputs(folder: Path) -> set[str]:
+    """The report files under `folder` (every file but the specs and hidden ones), as relative paths."""
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")
+            if p.is_file() and p.suffix != ".toml" and not any(part.startswith(".") for part in p.relative_to(folder).parts)}
