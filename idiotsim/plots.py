@@ -85,7 +85,7 @@ def seat_wins(summary, path: Path) -> Path:
     ax.bar(t["seat"].to_numpy(), rate, yerr=err, capsize=4)
     ax.axhline(1 / summary.players, color="grey", ls="--", lw=1, label="1 / players")
     ax.set_xlabel("seat (0 starts round 1)")
-    ax.set_ylabel("win rate, Wilson 95% CI")
+    ax.set_ylabel("win rate, 95% CI over deals")
     ax.set_title("Win rate by seat")
     ax.legend()
     return _save(fig, path)
