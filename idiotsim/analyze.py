@@ -184,15 +184,17 @@ def position_from_dict(data: dict) -> Position:
     obs[ob.LEGAL] = ob.ALL_RANKS
     seats = data["seats"]
     if decision == "swap":
-        _fill_swap(obs, hand, seats, seat)
+        _fill_swap(obs, hand, seats, seat, rules)
         return Position(rules, obs, hand, None, origin="position file")
     pile = _fill_turn(obs, hand, rules, data, me, seats, seat)
     return Position(rules, obs, hand, pile, origin="position file")
 
 
-def _fill_swap(obs, hand, seats, seat) -> None:
-    """R6: the seat sees only its own 3 hand and 3 face-up cards."""
+def _fill_swap(obs, hand, seats, seat, rules) -> None:
+    """R6: the seat sees only its own 3 hand and 3 face-up cards; nobody has started yet."""
     obs[ob.DECISION] = ob.SWAP
+    obs[ob.STARTER] = -1
+    obs[ob.TALON_SIZE] = rules.num_cards - 3 * ROW * rules.players  # R5
     if hand.sum() != ROW:
         raise UserError(f"position field position.hand: the swap (R6) holds {ROW} hand cards, got {hand.sum()}")
     own = seats[seat] if isinstance(seats[seat], dict) else {}
@@ -215,7 +217,8 @@ def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
         _check_keys(entry, SEAT_FIELDS, f"seats[{s}]")
         faceup = _ranks(entry.get("faceup", []), f"seats[{s}].faceup")
         known = _ranks(entry.get("known", []), f"seats[{s}].known")
-        blind = _count(entry, "blind", f"seats[{s}].blind", high=ROW)
+        blind_present = _blind_present(entry.get("blind"), f"seats[{s}].blind")
+        blind = sum(blind_present)
         place = _count(entry, "place", f"seats[{s}].place", 0, 0, n)
         hand_size = int(hand.sum()) if s == seat and "hand" not in entry else _count(entry, "hand", f"seats[{s}].hand")
         if len(faceup) > ROW:
@@ -236,7 +239,7 @@ def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
                             "row is gone (R13)")
         obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR] = np.bincount(faceup, minlength=NR)
         obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR] = np.bincount(known, minlength=NR)
-        obs[ob.BLIND_PRESENT + ROW * s: ob.BLIND_PRESENT + ROW * s + blind] = 1
+        obs[ob.BLIND_PRESENT + ROW * s: ob.BLIND_PRESENT + ROW * (s + 1)] = blind_present
         obs[ob.HAND_SIZE + s] = hand_size
         obs[ob.FACEUP_SIZE + s] = len(faceup)
         obs[ob.BLIND_SIZE + s] = blind
@@ -249,6 +252,17 @@ def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
     _fill_turn_header(obs, hand, rules, me, seat)
     _check_deck_counts(obs, hand, rules)
     return pile
+
+
+def _blind_present(value, name: str) -> list[int]:
+    """A seat's blind row: a count k (the cards still lying are the last k positions, as a player
+    flipping from the left leaves them), or 3 flags, 1 where a card lies."""
+    if isinstance(value, list):
+        if len(value) != ROW or any(v not in (0, 1) or isinstance(v, bool) for v in value):
+            raise UserError(f"position field {name}: a count 0..{ROW} or {ROW} flags like [0, 1, 1], got {value!r}")
+        return [int(v) for v in value]
+    count = _count({"blind": value}, "blind", name, high=ROW)
+    return [0] * (ROW - count) + [1] * count
 
 
 def _check_places(obs, n) -> None:
@@ -390,10 +404,43 @@ def position_to_dict(position: Position) -> dict:
             pile.update(top=RANK_NAMES[obs[ob.PILE_TOP]], run=int(obs[ob.PILE_RUN]))
     data["pile"] = pile
     data["seats"] = [{"faceup": names(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR]),
-                      "hand": int(obs[ob.HAND_SIZE + s]), "blind": int(obs[ob.BLIND_SIZE + s]),
+                      "hand": int(obs[ob.HAND_SIZE + s]), "blind": _blind_entry(obs, s),
                       "known": names(obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]),
                       "place": int(obs[ob.PLACE + s])} for s in range(n)]
     return data
+
+
+def _blind_entry(obs, seat: int):
+    """A seat's blind row for a position file: the count when it reads back the same, else the flags."""
+    present = [int(x) for x in obs[ob.BLIND_PRESENT + ROW * seat: ob.BLIND_PRESENT + ROW * (seat + 1)]]
+    count = sum(present)
+    return count if present == [0] * (ROW - count) + [1] * count else present
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value + '"'
+    return str(value)
+
+
+def position_toml(position: Position) -> str:
+    """The position as a position file (TOML): ``analyze --save-position`` writes it."""
+    data = position_to_dict(position)
+    lines = []
+    for table in ("rules", "position", "pile"):
+        if table in data:
+            lines.append(f"[{table}]")
+            lines += [f"{key} = {_toml_value(value)}" for key, value in data[table].items()]
+            lines.append("")
+    for s, entry in enumerate(data["seats"]):
+        lines.append(f"[[seats]]  # seat {s}")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in entry.items()]
+        lines.append("")
+    return "\n".join(lines)
 
 
 # ---- the moves and their judgement ---------------------------------------------------------
@@ -606,5 +653,5 @@ def table_rows(position: Position, result: dict) -> list[list[str]]:
 
 
 __all__ = ["Position", "position_from_game", "position_from_file", "position_from_dict", "position_to_dict",
-           "legal_moves", "judge", "judge_to_precision", "summarize", "strategy_choices", "analysis",
+           "position_toml", "legal_moves", "judge", "judge_to_precision", "summarize", "strategy_choices", "analysis",
            "analysis_json", "position_lines", "table_rows", "move_name", "NUM_RANKS"]

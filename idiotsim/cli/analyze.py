@@ -37,6 +37,8 @@ def analyze(
         "--precision", metavar="H", help="Play in batches until the best move is separated from every other, "
                                          "or every paired CI half-width is <= H (at most 100,000 states).")] = None,
     search_seed: Annotated[int, typer.Option("--search-seed", metavar="S", help="Seed of the sampled states.")] = 0,
+    save_position: Annotated[Optional[str], typer.Option(
+        "--save-position", metavar="FILE.toml", help="Also write the position as a position file (to edit, then analyze).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,
 ) -> None:
     """Judge every legal move of a position: mean place and win rate of each (95% CIs), and its
@@ -54,6 +56,8 @@ def analyze(
         raise UserError(f"--precision must be a positive half-width (in places), got {precision}")
     check_seed(search_seed, "--search-seed")
     position = _position(position_file, players, strategies, seed, game, deal, deck, action, rules_file, rule)
+    if save_position is not None:
+        _write_position(save_position, an.position_toml(position))
     result = an.analysis(position, rollouts or DEFAULT_ROLLOUTS, precision, search_seed)
     if as_json:
         sys.stdout.write(json.dumps(an.analysis_json(position, result)) + "\n")
@@ -87,6 +91,16 @@ def _position(position_file, players, strategies, seed, game, deal, deck, action
         run_seed, game_index = 0, 0 if game is None else game
         decks = load_deck_matches(deck, rules)[0]
     return an.position_from_game(rules, seats, decks, run_seed, game_index, action)
+
+
+def _write_position(path: str, text: str) -> None:
+    try:
+        with open(path, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        raise UserError(f"--save-position {path}: the file exists already") from None
+    except OSError as e:
+        raise UserError(f"--save-position {path}: {e.strerror}") from None
 
 
 def _print_table(position, result) -> None:
