@@ -11,8 +11,23 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import in_compiled_code, search_decision, true_state
+from idiotsim.search import K_ROLLOUTS, in_compiled_code, search_decision, true_state
 from idiotsim.toolkit import Knob, Strategy, strategy_function
+
+# A game with one search seat costs about this many games of basic per sampled state (K): about
+# 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
+GAMES_OF_BASIC_PER_ROLLOUT = 40
+
+
+def work(params) -> float:
+    """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
+    return GAMES_OF_BASIC_PER_ROLLOUT * params[K_ROLLOUTS]
+
+
+def work_perfect_info(params) -> float:
+    """One rollout per move, from the true state."""
+    return GAMES_OF_BASIC_PER_ROLLOUT
+
 
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
@@ -43,6 +58,7 @@ STRATEGY = Strategy(
     stochastic=True,
     counts_cards=True,
     knobs=KNOBS,
+    work=work,
 )
 SEARCH = STRATEGY
 
@@ -55,4 +71,5 @@ PERFECT_INFO = Strategy(
     counts_cards=True,
     knobs=KNOBS,
     fair=False,
+    work=work_perfect_info,
 )
