@@ -27,3 +27,11 @@ def games_per_chunk(chunk_games: int, cost: float) -> int:
     if cost <= 1.0:
         return chunk_games
     return max(1, math.floor(chunk_games / cost))
+
+
+def table_cost(specs, players: int) -> float:
+    """The cost of a game whose seats play `specs` in turn (cycled to `players` seats), in games of
+    basic: for experiment points, ``table_cost([point.subject, *point.opponents], point.players)``."""
+    from idiotsim.strategy_api import load_strategy
+    seats = [load_strategy(specs[i % len(specs)]) for i in range(players)]
+    return lineup_cost(seats)
