@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from idiotsim import observation as ob
+from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
 from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, RANK_OF_NAME, TEN, card_rank
 from idiotsim.errors import UserError
 from idiotsim.observation import NR

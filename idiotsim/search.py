@@ -32,6 +32,7 @@ from idiotsim.jit import kernel
 from idiotsim.observation import NR
 from idiotsim.rng import nb_below
 from idiotsim.strategies.basic import decide as basic_decide
+from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
 from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, legal_now, play, swap_choice
@@ -40,6 +41,8 @@ from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, leg
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP = range(4)
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER = 0, 1
+SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
+TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
 POLICY_PARAMS = COUNTER.params()  # the counter's defaults; `basic` has no knobs
 CARDS_PER_RANK = 4  # per deck (R1, V7)
 
@@ -408,7 +411,9 @@ NO_STATE = -99  # an action code no engine accepts: the run stops with an illega
 def search_decision(obs, hand, params, rng, truth, perfect):
     """A decision of the search player (the `decide` of strategies/search.py)."""
     decision = obs[ob.DECISION]
-    if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] == 0):
+    if decision == ob.SWAP and params[K_SWAP] == SWAP_TENS_IN_HAND:
+        return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
+    if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] != SWAP_SEARCHED):
         return basic_decide(obs, hand, params, rng)
     work = np.zeros(WORK_SIZE, np.int64)
     moves = work[MOVES:PLACE_SUMS]

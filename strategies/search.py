@@ -11,7 +11,7 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import K_ROLLOUTS, in_compiled_code, search_decision, true_state
+from idiotsim.search import in_compiled_code, search_decision, true_state
 from idiotsim.toolkit import Knob, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
@@ -21,7 +21,7 @@ GAMES_OF_BASIC_PER_ROLLOUT = 40
 
 def work(params) -> float:
     """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
-    return GAMES_OF_BASIC_PER_ROLLOUT * params[K_ROLLOUTS]
+    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS]
 
 
 def work_perfect_info(params) -> float:
@@ -33,8 +33,10 @@ KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
     Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
-    Knob("swap", 0, 0, 1, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap"),
+    Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
+                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
 )
+ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 
 
 @strategy_function(allocates=True)
