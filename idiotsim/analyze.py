@@ -19,7 +19,7 @@ import numpy as np
 
 from idiotsim import observation as ob
 from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
-from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, RANK_OF_NAME, TEN, card_rank
+from idiotsim.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME, TEN, card_rank
 from idiotsim.errors import UserError
 from idiotsim.observation import NR
 from idiotsim.rng import SEAT_STREAM, new_state
@@ -478,7 +478,6 @@ def move_name(move: int, position: Position) -> str:
 def judge(position: Position, moves: np.ndarray, rollouts: int, seed: int = 0, policy: int = 0) -> np.ndarray:
     """The K x moves matrix of the seat's places: each move rolled out on the same `rollouts` sampled
     states."""
-    from idiotsim import search
     places = np.zeros((rollouts, len(moves)), np.int64)
     rng = new_state(seed, 0, ANALYZE_STREAM)
     _fill_places(position, moves, rng, policy, places)
@@ -655,4 +654,4 @@ def table_rows(position: Position, result: dict) -> list[list[str]]:
 
 __all__ = ["Position", "position_from_game", "position_from_file", "position_from_dict", "position_to_dict",
            "position_toml", "legal_moves", "judge", "judge_to_precision", "summarize", "strategy_choices", "analysis",
-           "analysis_json", "position_lines", "table_rows", "move_name", "NUM_RANKS"]
+           "analysis_json", "position_lines", "table_rows", "move_name"]

@@ -7,9 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_game,
-                                  check_seed, load_rules_option, load_seats)
-from idiotsim.cli.play import DeckOpt, load_deck_matches, seed_decks
+from idiotsim.cli.options import (GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_seed,
+                                  load_rules_option, load_seats)
+from idiotsim.cli.play import DeckOpt, load_deck_matches, seeded_match
 from idiotsim.errors import UserError
 
 DEFAULT_ROLLOUTS = 1_000
@@ -84,12 +84,9 @@ def _position(position_file, players, strategies, seed, game, deal, deck, action
     rules = load_rules_option(rules_file, rule, players)
     seats = load_seats(strategies, rules)
     if seed is not None:
-        run_seed = check_seed(seed)
-        game_index = check_game(0 if game is None else game)
-        decks = seed_decks(run_seed, game_index if deal is None else check_game(deal, "--deal"), rules)
-    else:
-        run_seed, game_index = 0, 0 if game is None else game
-        decks = load_deck_matches(deck, rules)[0]
+        run_seed, game_index, decks = seeded_match(seed, game, deal, rules)
+    else:  # the first match of the deck file, played as game 0 with seed 0 (as trace plays it)
+        run_seed, game_index, decks = 0, 0, load_deck_matches(deck, rules)[0]
     return an.position_from_game(rules, seats, decks, run_seed, game_index, action)
 
 
