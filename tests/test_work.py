@@ -34,3 +34,10 @@ def test_a_search_tournament_has_one_file_per_small_chunk(tmp_path):
     assert t.chunk_games < t.total_games
     run_tournament(t.config, tmp_path)
     assert len(list(tmp_path.glob("chunk-*.parquet"))) == t.chunks > 1
+
+
+def test_unfair_players_are_told_apart_by_label():
+    from idiotsim.strategy_api import is_fair_label
+    assert not is_fair_label("search-perfect-info")
+    assert not is_fair_label("search-perfect-info:rollouts=4#2")
+    assert all(is_fair_label(label) for label in ("basic", "search:rollouts=3", "basic#2", "my.py:mine"))
