@@ -32,6 +32,7 @@ from idiotsim.jit import kernel
 from idiotsim.observation import NR
 from idiotsim.rng import nb_below
 from idiotsim.strategies.basic import decide as basic_decide
+from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
 from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, legal_now, play, swap_choice
@@ -40,6 +41,8 @@ from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, leg
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP = range(4)
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER = 0, 1
+SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
+TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
 POLICY_PARAMS = COUNTER.params()  # the counter's defaults; `basic` has no knobs
 CARDS_PER_RANK = 4  # per deck (R1, V7)
 
@@ -52,7 +55,8 @@ SNAP = POOL + en.MAX_CARDS
 MOVES = SNAP + en.POSITION_SIZE
 PLACE_SUMS = MOVES + MAX_MOVES
 WIN_COUNTS = PLACE_SUMS + MAX_MOVES
-WORK_SIZE = WIN_COUNTS + MAX_MOVES
+PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
+WORK_SIZE = PLACES + MAX_MOVES
 
 
 # ---- determinization ---------------------------------------------------------------------------
@@ -332,24 +336,54 @@ def _play_move(roll, obs, move, policy, policy_params, scratch, snap):
 
 
 @kernel
-def judge_moves(obs, hand, rng, n_moves, rollouts, policy, policy_params, scratch, work, truth, perfect):
-    """Each of the first n_moves moves of work[MOVES:] played on the same `rollouts` determinizations:
-    the sums of places in work[PLACE_SUMS:], the wins in work[WIN_COUNTS:]. Returns 0, or -1 when a
-    state cannot be built or a move is illegal."""
+def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, truth, perfect):
+    """One determinization, and each of the first n_moves moves of work[MOVES:] played on a copy of
+    it: the searcher's places in work[PLACES:]. Returns 0, or -1 when the state cannot be built or
+    a move is illegal."""
     sample = work[SAMPLE:ROLL]
     roll = work[ROLL:POOL]
     pool = work[POOL:SNAP]
     snap = work[SNAP:MOVES]
-    for k in range(rollouts):
-        if determinize(obs, hand, rng, sample, pool, truth, perfect) < 0:
+    if determinize(obs, hand, rng, sample, pool, truth, perfect) < 0:
+        return -1
+    for i in range(n_moves):
+        copy_state(sample, roll)
+        place = _play_move(roll, obs, work[MOVES + i], policy, policy_params, scratch, snap)
+        if place < 0:
+            return -1
+        work[PLACES + i] = place
+    return 0
+
+
+@kernel
+def judge_moves(obs, hand, rng, n_moves, rollouts, policy, policy_params, scratch, work, truth, perfect):
+    """Each of the first n_moves moves of work[MOVES:] played on the same `rollouts` determinizations:
+    the sums of places in work[PLACE_SUMS:], the wins in work[WIN_COUNTS:]. Returns 0, or -1 when a
+    state cannot be built or a move is illegal."""
+    for _ in range(rollouts):
+        if judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, truth, perfect) < 0:
             return -1
         for i in range(n_moves):
-            copy_state(sample, roll)
-            place = _play_move(roll, obs, work[MOVES + i], policy, policy_params, scratch, snap)
-            if place < 0:
-                return -1
+            place = work[PLACES + i]
             work[PLACE_SUMS + i] += place
             work[WIN_COUNTS + i] += place == 1
+    return 0
+
+
+@njit(cache=True)
+def place_matrix(obs, hand, rng, moves, rollouts, policy, places):
+    """The searcher's place after each of `moves` (rows of `places`: one per determinization, the
+    same K states for every move: common random numbers) for `analyze`; `rng` advances, so calls
+    in turn continue one stream. Returns 0, or -1 when a state cannot be built or a move is illegal."""
+    n_moves = moves.shape[0]
+    work = np.zeros(WORK_SIZE, np.int64)
+    work[MOVES:MOVES + n_moves] = moves
+    scratch = np.zeros(1, np.uint64)
+    policy_params = POLICY_PARAMS.copy()
+    for k in range(rollouts):
+        if judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, obs, False) < 0:
+            return -1
+        places[k, :] = work[PLACES:PLACES + n_moves]
     return 0
 
 
@@ -377,7 +411,9 @@ NO_STATE = -99  # an action code no engine accepts: the run stops with an illega
 def search_decision(obs, hand, params, rng, truth, perfect):
     """A decision of the search player (the `decide` of strategies/search.py)."""
     decision = obs[ob.DECISION]
-    if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] == 0):
+    if decision == ob.SWAP and params[K_SWAP] == SWAP_TENS_IN_HAND:
+        return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
+    if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] != SWAP_SEARCHED):
         return basic_decide(obs, hand, params, rng)
     work = np.zeros(WORK_SIZE, np.int64)
     moves = work[MOVES:PLACE_SUMS]

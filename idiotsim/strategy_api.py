@@ -197,3 +197,14 @@ def describe(name: str, strategy: Strategy | None = None) -> StrategyInfo:
         preset_of=strategy.name if is_preset else None, changes=changes, knobs=knobs,
         stochastic=strategy.stochastic, counts_cards=strategy.counts_cards, looks_at=tuple(strategy.looks_at),
         presets=() if is_preset else tuple(strategy.presets), fair=strategy.fair)
+
+
+UNFAIR_MARK = "*"  # marks a player that sees hidden cards in tables
+UNFAIR_NOTE = "\\* not a fair player: it sees hidden cards (an upper bound, for experiments only)"
+
+
+def is_fair_label(label: str) -> bool:
+    """False when a table's strategy label (``name[:knobs][#k]``, as tournaments write it) names a shipped
+    family that sees hidden cards (``Strategy.fair``); True for every other label."""
+    family = registry().get(label.strip().partition(":")[0].partition("#")[0])
+    return family is None or family.fair

@@ -463,7 +463,9 @@ class Strategy:
     ``counts_cards``: reads the public history (burned, picked-up and pile cards),
     not only the current table. ``looks_at``: the facts its decisions read, in words.
     ``fair``: False for a player that sees hidden cards (marked in every listing).
-    ``presets``: preset name -> knob values (a ``Preset`` carries a summary too)."""
+    ``presets``: preset name -> knob values (a ``Preset`` carries a summary too).
+    ``work``: None for a player about as fast as ``basic``; else a function of the knob values
+    giving a game's cost, in games of ``basic``, when one seat plays it (``idiotsim.work``)."""
     name: str
     decide: object
     description: str
@@ -473,6 +475,7 @@ class Strategy:
     presets: dict = field(default_factory=dict)
     looks_at: tuple = ("own cards", "pile")
     fair: bool = True  # False: sees hidden cards (an upper bound for experiments, never a real player)
+    work: object = None  # params -> cost of a game with one seat of it, in games of basic; None: 1
 
     def params(self, values: dict | None = None) -> np.ndarray:
         values = values or {}

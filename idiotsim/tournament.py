@@ -41,6 +41,7 @@ import polars as pl
 from idiotsim import __version__
 from idiotsim.errors import UserError
 from idiotsim.chunks import Executor, write_chunk_files
+from idiotsim.work import games_per_chunk, lineup_cost
 from idiotsim.files import make_folder, write_atomic
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
@@ -115,7 +116,8 @@ class Tournament:
         self.block_games = len(self.lineups) * n
         self.blocks = max(1, math.ceil(config.games / self.block_games))
         self.total_games = self.blocks * self.block_games
-        self.chunk_games = config.chunk_games
+        self.chunk_games = games_per_chunk(config.chunk_games, max(
+            lineup_cost([self.strategies[i] for i in lineup]) for lineup in self.lineups))  # idiotsim.work
         self.chunks = math.ceil(self.total_games / self.chunk_games)
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:

@@ -14,12 +14,29 @@ from idiotsim.errors import UserError
 from idiotsim.search import in_compiled_code, search_decision, true_state
 from idiotsim.toolkit import Knob, Strategy, strategy_function
 
+# A game with one search seat costs about this many games of basic per sampled state (K): about
+# 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
+GAMES_OF_BASIC_PER_ROLLOUT = 40
+
+
+def work(params) -> float:
+    """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
+    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS]
+
+
+def work_perfect_info(params) -> float:
+    """One rollout per move, from the true state."""
+    return GAMES_OF_BASIC_PER_ROLLOUT
+
+
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
     Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
-    Knob("swap", 0, 0, 1, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap"),
+    Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
+                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
 )
+ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 
 
 @strategy_function(allocates=True)
@@ -43,6 +60,7 @@ STRATEGY = Strategy(
     stochastic=True,
     counts_cards=True,
     knobs=KNOBS,
+    work=work,
 )
 SEARCH = STRATEGY
 
@@ -55,4 +73,5 @@ PERFECT_INFO = Strategy(
     counts_cards=True,
     knobs=KNOBS,
     fair=False,
+    work=work_perfect_info,
 )

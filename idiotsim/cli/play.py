@@ -52,6 +52,14 @@ def seed_decks(seed: int, game: int, rules: Rules) -> list:
     return [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
 
 
+def seeded_match(seed: int, game: int | None, deal: int | None, rules: Rules) -> tuple[int, int, list]:
+    """``--seed S [--game I] [--deal D]``, checked: (seed, game index, the decks of the deal)."""
+    run_seed = check_seed(seed)
+    game_index = check_game(0 if game is None else game)
+    deal_index = game_index if deal is None else check_game(deal, "--deal")
+    return run_seed, game_index, seed_decks(run_seed, deal_index, rules)
+
+
 def load_deck_matches(path: str, rules: Rules) -> list[list]:
     """A deck file split into matches of ``rules.rounds`` consecutive decks each."""
     decks = read_deck_file(path, rules.decks)
@@ -93,10 +101,8 @@ def trace(
     rules = load_rules_option(rules_file, rule, players)
     seats = load_seats(strategies, rules)
     if seed is not None:
-        run_seed = check_seed(seed)
-        first_game = check_game(0 if game is None else game)
-        deal_index = first_game if deal is None else check_game(deal, "--deal")
-        matches = [(first_game, seed_decks(run_seed, deal_index, rules))]
+        run_seed, first_game, decks = seeded_match(seed, game, deal, rules)
+        matches = [(first_game, decks)]
     else:
         run_seed = 0
         matches = list(enumerate(load_deck_matches(deck, rules)))
