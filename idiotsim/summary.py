@@ -34,6 +34,7 @@ import polars as pl
 from idiotsim.files import write_atomic
 from idiotsim.stats import (Interval, adjust_holm, decimals_for, median_of_counts, p_clause, rate_interval,
                             ratio_difference, ratio_interval)
+from idiotsim.strategy_api import UNFAIR_MARK, UNFAIR_NOTE, is_fair_label
 from idiotsim.tournament import read_manifest, unique_labels
 
 MAX_CLUSTERS = 1000
@@ -337,10 +338,13 @@ def to_markdown(summary: Summary, title: str = "Tournament summary") -> str:
              "## Strategies", "", "| rank | strategy | seat-games | mean place (95% CI) | win rate (95% CI) "
              "| Idiot rate (95% CI) | stall rate |", "|---|---|---|---|---|---|---|"]
     for r in summary.strategies.iter_rows(named=True):
-        lines.append(f"| {r['rank']} | {r['strategy']} | {r['games']:,} | "
+        name = r["strategy"] + ("" if is_fair_label(r["strategy"]) else UNFAIR_MARK)
+        lines.append(f"| {r['rank']} | {name} | {r['games']:,} | "
                      f"{fmt_ci(r['mean_place'], r['mean_place_lo'], r['mean_place_hi'])} | "
                      f"{fmt_ci(r['win_rate'], r['win_lo'], r['win_hi'], pct=True)} | "
                      f"{fmt_ci(r['idiot_rate'], r['idiot_lo'], r['idiot_hi'], pct=True)} | {r['stall_rate']:.4%} |")
+    if not all(map(is_fair_label, summary.strategies["strategy"])):
+        lines += ["", UNFAIR_NOTE]
     lines += ["", "## Ranking", ""] + ranking_lines(summary)
     same = same_players_text(summary)
     if same:

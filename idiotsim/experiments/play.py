@@ -30,6 +30,7 @@ from idiotsim.chunks import Executor, map_in_order
 from idiotsim.experiments.spec import Point, Spec
 from idiotsim.rng import nb_shuffled_deck
 from idiotsim.rules import Rules
+from idiotsim.work import games_per_chunk, table_cost
 from idiotsim.stats import ClusterSums, Interval, Moments, mean_interval, median_of_counts
 
 FIRST_LOOK_GAMES = 20_000  # sequential mode: games per point at the first look
@@ -161,13 +162,20 @@ def plan_look(done: list[int], targets: list[int], chunk: int) -> list[Piece]:
     return [p for p in pieces if p.lo < p.hi]
 
 
+def point_cost(point) -> float:
+    """A game of the point in games of basic (search seats cost thousands), for chunk sizes."""
+    seated = [s for s in (point.treatment, point.control, point.strategy) if s]
+    return max(table_cost([subject, *point.opponents], point.players) for subject in seated)
+
+
 def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bool,
                executor: Executor | None, first_look_games: int = FIRST_LOOK_GAMES) -> Played:
     """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk."""
     points = spec.points
     tasks = [_task_maker(design, spec, p) for p in points]
     played = Played(spec, size, [design.new_statistics(spec, p) for p in points], precision=precision, quick=quick)
-    chunk = max(1, design.chunk_games // max(design.games_per_deal(p) for p in points))
+    chunk = max(1, games_per_chunk(design.chunk_games, max(point_cost(p) for p in points))
+                // max(design.games_per_deal(p) for p in points))
     done = [0] * len(points)
     for look, targets in enumerate(looks(design, spec, size, precision, first_look_games), start=1):
         pieces = plan_look(done, targets, chunk)
