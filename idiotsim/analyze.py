@@ -24,7 +24,7 @@ from idiotsim.errors import UserError
 from idiotsim.observation import NR
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules, _coerce, read_toml
-from idiotsim.stats import Moments, mean_interval, wilson
+from idiotsim.stats import Moments, mean_interval, rate_interval
 from idiotsim.toolkit import CHANCE, PICKUP
 
 DECISION_EVENTS = ("swap", "play", "pickup")  # a trace line of one of these is one decision
@@ -544,7 +544,8 @@ def summarize(places: np.ndarray) -> list[MoveRow]:
     for i in range(places.shape[1]):
         place = _interval(places[:, i])
         wins = int((places[:, i] == 1).sum())
-        win_lo, win_hi = wilson(wins, k)
+        win = rate_interval((places[:, i] == 1).astype(np.int64), np.ones(k, np.int64))  # samples are independent
+        win_lo, win_hi = win.lo, win.hi
         diff = _interval(places[:, i] - places[:, best])
         rows.append(MoveRow(i, place.mean, place.lo, place.hi, wins / k, win_lo, win_hi, diff.mean,
                             diff.lo, diff.hi, diff.half, best=i == best))

@@ -28,12 +28,13 @@ def test_kinds(basic_move, search_move, kind):
     assert kind in KINDS
 
 
-def test_the_table_counts_shares_and_intervals():
-    found = [("play a 2", -0.5), ("play a 2", -0.25), ("play a 2", 0.0), ("keep the 10", 0.25)]
-    rows = {r["kind"]: r for r in table(10, found)}
+def test_the_table_counts_shares_and_intervals_clustered_by_game():
+    found = [(0, "play a 2", -0.5), (1, "play a 2", -0.25), (2, "play a 2", 0.0), (2, "keep the 10", 0.25)]
+    decisions = np.array([3, 3, 4])
+    rows = {r["kind"]: r for r in table(decisions, found)}
     assert rows["any"]["disagreements"] == 4 and rows["any"]["share"] == pytest.approx(0.4)
-    twos = np.array([-0.5, -0.25, 0.0])
-    half = 4.303 * twos.std(ddof=1) / np.sqrt(3)  # t 95%, 2 degrees of freedom
+    twos = np.array([-0.5, -0.25, 0.0])  # one a game: the clustered mean is the plain one, t with 2 df
+    half = 4.303 * twos.std(ddof=1) / np.sqrt(3)
     assert rows["play a 2"]["value"] == pytest.approx(twos.mean())
     assert rows["play a 2"]["value_hi"] - rows["play a 2"]["value"] == pytest.approx(half, abs=1e-3)
     assert rows["play a 2"]["share_lo"] < 0.3 < rows["play a 2"]["share_hi"]
@@ -42,5 +43,5 @@ def test_the_table_counts_shares_and_intervals():
 
 def test_a_small_run():
     decisions, found = disagreements(Rules(players=3), games=1, seed=1, rollouts=2, judge=4)
-    assert decisions > 5 and 0 < len(found) <= decisions
-    assert all(kind in KINDS and -3 <= value <= 3 for kind, value in found)
+    assert decisions.sum() > 5 and 0 < len(found) <= decisions.sum()
+    assert all(game == 0 and kind in KINDS and -3 <= value <= 3 for game, kind, value in found)

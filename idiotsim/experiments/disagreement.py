@@ -6,8 +6,8 @@ players (reference engine, ``idiotsim.positions``). At each, the search (`search
 decides from the seat's observation and hand; where it differs from basic, both moves are played
 on the same `judge` fresh sampled states (``search.place_matrix``) and the position's value of the
 disagreement is the mean place of the search's move minus basic's (negative: the search's move is
-better). Per kind: the number of disagreements, their share of the decisions (Wilson 95% CI) and
-the mean value with a t 95% CI over positions.
+better). Per kind: the number of disagreements, their share of the decisions and their mean value,
+each with a 95% CI clustered by game (the positions of one game are not independent).
 
 Not a design of ``idiotsim report`` (yet): ``python -m idiotsim.experiments.disagreement --out
 reports/where_basic_loses`` writes NAME.md and NAME.csv.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import time
 from pathlib import Path
 
@@ -26,7 +27,8 @@ from idiotsim import strategy_api  # noqa: F401 (the strategies load before idio
 from idiotsim.cards import TEN, TWO
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
-from idiotsim.stats import Moments, mean_interval, wilson
+from idiotsim.files import write_atomic
+from idiotsim.stats import ratio_interval, rate_interval
 from idiotsim.toolkit import PICKUP
 
 KINDS = ("pick up instead of playing", "play a 10 (burn)", "keep the 10", "play a 2", "keep the 2",
@@ -53,13 +55,13 @@ def kind_of(basic_move: int, search_move: int) -> str:
     return "a higher ordinary rank" if s_rank > b_rank else "a lower ordinary rank"
 
 
-def disagreements(rules: Rules, games: int, seed: int, rollouts: int, judge: int) -> tuple[int, list]:
-    """(decisions looked at, [(kind, value)] for each disagreement)."""
+def disagreements(rules: Rules, games: int, seed: int, rollouts: int, judge: int) -> tuple[np.ndarray, list]:
+    """(decisions looked at in each game, [(game, kind, value)] for each disagreement)."""
     from idiotsim import search
     from idiotsim.positions import decision_positions
     from idiotsim.strategy_api import load_strategy
     params = load_strategy(f"search:rollouts={rollouts}").params
-    decisions = 0
+    decisions = np.zeros(games, np.int64)
     found = []
     for game in range(games):
         for position in decision_positions(rules, "basic", seed, game, decisions=(ob.TURN,)):
@@ -68,40 +70,35 @@ def disagreements(rules: Rules, games: int, seed: int, rollouts: int, judge: int
             rng = new_state(seed, game * 10_000 + int(obs[ob.ACTIONS]), DISAGREEMENT_STREAM)
             if search.list_turn_moves(obs, hand, params, rng, moves) < 2:
                 continue
-            decisions += 1
+            decisions[game] += 1
             choice = int(search.search_decision(obs, hand, params, rng, obs, False))
             if choice == moves[0]:
                 continue
             places = np.zeros((judge, 2), np.int64)
             search.place_matrix(obs, hand, rng, np.array([moves[0], choice], np.int64), judge, 0, places)
-            found.append((kind_of(int(moves[0]), choice), float((places[:, 1] - places[:, 0]).mean())))
+            found.append((game, kind_of(int(moves[0]), choice), float((places[:, 1] - places[:, 0]).mean())))
     return decisions, found
 
 
-def table(decisions: int, found: list) -> list[dict]:
+def table(decisions: np.ndarray, found: list) -> list[dict]:
+    """Per kind (and "any"): count, share of the decisions and mean value, 95% CIs clustered by game."""
     rows = []
     for kind in ("any", *KINDS):
-        values = [v for k, v in found if kind in ("any", k)]
-        if not values:
+        picked = [(g, v) for g, k, v in found if kind in ("any", k)]
+        if not picked:
             continue
-        lo, hi = wilson(len(values), decisions)
-        value = value_interval(values)
-        rows.append(dict(kind=kind, disagreements=len(values), share=len(values) / decisions, share_lo=lo,
-                         share_hi=hi, value=value.mean, value_lo=value.lo, value_hi=value.hi))
+        count, value_sum = np.zeros(len(decisions)), np.zeros(len(decisions))
+        for g, v in picked:
+            count[g] += 1
+            value_sum[g] += v
+        share, value = rate_interval(count, decisions), ratio_interval(value_sum, count)
+        rows.append(dict(kind=kind, disagreements=len(picked), share=share.mean, share_lo=share.lo,
+                         share_hi=share.hi, value=value.mean, value_lo=value.lo, value_hi=value.hi))
     return rows
 
 
-SCALE = 10 ** 6  # Moments sums integers: values in millionths of a place
-
-
-def value_interval(values):
-    """The mean of per-position values with its t 95% interval (``stats.mean_interval``)."""
-    moments = Moments()
-    moments.add(np.round(np.asarray(values) * SCALE).astype(np.int64))
-    return mean_interval(moments, SCALE)
-
-
 def markdown(rows: list, decisions: int, args) -> str:
+    """The report; `decisions`: how many decisions were looked at in all."""
     lines = [
         "# Where does basic lose?",
         "",
@@ -112,7 +109,7 @@ def markdown(rows: list, decisions: int, args) -> str:
         f"Size: {args.games} games of basic self-play, {decisions:,} turn decisions with more than one legal move; "
         f"each disagreement judged on {args.judge} fresh sampled states with both moves (common random numbers). "
         "Value: mean place after the search's move minus after basic's (negative: the search's move is better), "
-        "t 95% CI over positions; share: Wilson 95% CI. The swap is not included (the search swaps like basic).",
+        "95% CIs clustered by game. The swap is not included (the search swaps like basic).",
         "",
         "| kind | disagreements | share of decisions (95% CI) | value, places (95% CI) |",
         "|---|---|---|---|",
@@ -138,12 +135,13 @@ def main(argv=None) -> None:
     decisions, found = disagreements(Rules(players=args.players), args.games, args.seed, args.rollouts, args.judge)
     rows = table(decisions, found)
     out = Path(args.out)
-    out.with_suffix(".md").write_text(markdown(rows, decisions, args))
-    with open(out.with_suffix(".csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    print(f"{out.with_suffix('.md')}: {decisions:,} decisions, {len(found):,} disagreements, "
+    write_atomic(out.with_suffix(".md"), markdown(rows, int(decisions.sum()), args))
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(out.with_suffix(".csv"), text.getvalue())
+    print(f"{out.with_suffix('.md')}: {int(decisions.sum()):,} decisions, {len(found):,} disagreements, "
           f"{time.time() - start:.1f} s")
 
 
