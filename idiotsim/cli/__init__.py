@@ -8,11 +8,12 @@
 - ``report``: report (experiment specs)
 - ``strategy_list``: strategies [NAME]
 - ``check``: check-strategy SPEC
+- ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import check, play, report, strategy_list, tournaments
+from idiotsim.cli import check, optimize, play, report, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
@@ -25,6 +26,7 @@ COMMANDS = {
     "strategies": strategy_list.strategies,
     "check-strategy": check.check_strategy,
     "report": report.report,
+    "optimize": optimize.optimize,
 }
 
 for _name, _function in COMMANDS.items():
