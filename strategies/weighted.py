@@ -82,17 +82,14 @@ from idiotsim.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECI
                                   HAND_SIZE, KNOWN, LEGAL, LOW_RANK, MUST_PLAY, NR, PILE_COUNTS, PILE_RUN,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
                                   SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
-from idiotsim.cards import BASIC_ORDER
+from idiotsim.cards import BASIC_KEY, BASIC_ORDER, SIX
 from idiotsim.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, cards_held, faceup_addable,
                               held_in_source, legal_mask, legal_now, lowest_blind, next_seat_in, play,
                               strategy_function, unseen)
 
-SIX = 4
-EMPTY_PILE = -1
-# STRENGTH[r]: rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1.
-STRENGTH = np.zeros(NR, dtype=np.float64)
+EMPTY_PILE = -1  # PILE_TOP of an empty pile (idiotsim.observation)
+STRENGTH = BASIC_KEY / (NR - 1)  # rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1
 BASIC_ORDER_ARRAY = np.array(BASIC_ORDER, dtype=np.int64)  # ranks by basic's key, lowest first
-STRENGTH[BASIC_ORDER_ARRAY] = np.arange(NR) / (NR - 1)
 
 
 def _weight(name, default, low, high, doc):
