@@ -39,7 +39,7 @@ def unwritable_folder(tmp_path) -> Path:
 
 BAD_INPUTS = {
     "unknown strategy": (["--strategy", "no-such-strategy"], "unknown strategy 'no-such-strategy'"),
-    "knob not of that strategy": (["--strategy", "heuristic", "--knobs", "swap,up_two"], "has no knob 'up_two'"),
+    "knob not of that strategy": (["--strategy", "weighted", "--knobs", "up_two,swap"], "has no knob 'swap'"),
     "family without knobs": (["--strategy", "basic"], "strategy basic has no knobs"),
     "zero budget": (["--strategy", "weighted", "--budget", "0"], "--budget must be an integer >= 1"),
     "best.toml naming an unknown family": (["--strategy", "weighted", "--field", "{bad}"], "unknown family 'nobody'"),

@@ -24,8 +24,8 @@ class OptimizeBar:
             return
         if self.bar is None:
             self.start(progress.generations)
-        self.bar.update(self.task, completed=progress.generation, phase=progress.phase,
-                        best=best_text(progress))
+        best = {"best": best_text(progress)} if progress.best_diff is not None else {}  # phases keep the last
+        self.bar.update(self.task, completed=progress.generation, phase=progress.phase, **best)
 
     def start(self, generations: int) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -41,8 +41,6 @@ class OptimizeBar:
 
 def best_text(progress) -> str:
     """``best -0.0312 [-0.0401, -0.0223]``: the lowest paired difference to the control so far."""
-    if progress.best_diff is None:
-        return ""
     return f"best {progress.best_diff:+.4f} [{progress.best_lo:+.4f}, {progress.best_hi:+.4f}]"
 
 
