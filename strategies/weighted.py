@@ -145,6 +145,20 @@ GROUPS = {
 # The tuned presets: the knobs of reports/tuned/<n>p/best.toml that differ from the defaults, written by
 # the command above each (then copy the changed [knobs] here; reports/tuned.md has the measured advantage).
 PRESETS = {
+    # idiotsim optimize --strategy weighted --players 2 --field basic --seed 1 --out results/tuned-2p-full \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000
+    "tuned-2p": Preset(
+        "tuned by idiotsim optimize for 2 players against basic (reports/tuned.md)",
+        up_strength=2.670220806429973, up_two=-2.8969238266110198, up_ten=2.9659289743651907,
+        up_pair=0.27068901208442253, strength=-1.6139534564265925, two=-0.8923231050079018, ten=0.1275734248184707,
+        copies=1.8030103892409497, kept=0.8485507250815176, share=-0.8429930457500742, burn=2.7716667392940453,
+        burn_pile=0.8206648339366246, pile_high=-0.9148083379717534, talon_high=-2.027762655608912,
+        faceup_high=-0.4403728311902168, next_high=-2.949372616569866, leader_high=0.12304943179591053,
+        next_known_beat=1.9950451117951182, unseen_beat=1.6869495933967462, stick_pile=-2.999713264794443,
+        pickup=-6.404001920400866, pickup_pile=-1.4120753553155057, pickup_quality=1.807855366208187,
+        pickup_hand=-0.8249253265155047, chance=-2.4865367734841457, chance_odds=2.8394599322709198,
+    ),
     # idiotsim optimize --strategy weighted --players 3 --field basic --seed 1 --out results/tuned-3p \
     #   --games-per-eval 8000 --generations 20 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
     #   60000 --sensitivity-games 30000 --search-action-limit 1000

@@ -20,6 +20,7 @@ import pytest
 
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
+from idiotsim.optimize.overview import overview_markdown
 from idiotsim.optimize.paired import focal_places, holm, paired
 from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
@@ -98,6 +99,11 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert all((out / name).stat().st_size > 1000 for name in ("convergence.png", "knobs.png", "sensitivity.png"))
     sensitivity = pl.read_csv(out / "sensitivity.csv")
     assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
+    page = overview_markdown([out], tmp_path / "tuned.md")  # the page over several runs (reports/tuned.md)
+    basic = validation.filter(pl.col("comparator").str.contains("basic"))
+    assert f"| 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
+    assert f"{basic['diff'][0]:+.4f} [{basic['diff_lo'][0]:+.4f}, {basic['diff_hi'][0]:+.4f}]" in page
+    assert "`swap` (knob)" in page and "idiotsim optimize --strategy heuristic:swap=0,order=1 " in page
 
 
 def test_a_search_that_lost_its_way_ends_at_the_start():

@@ -101,8 +101,8 @@ def test_passes_the_generic_checks(name):
     # Sized by decisions, not games: spread over 2..10 players (two decks from 6), a game holds
     # about 1.5x the decisions of a 4-player game. Random seats make long games, and the
     # reference engine is slow: fewer traced games for `random`.
-    games = 1_500 if name in SMALLER_CHECKS else 7_000
-    report = check_strategy(name, games=games, sample=4 if name == "random" or name in SMALLER_CHECKS else 8,
+    games = 500 if name in SMALLER_CHECKS else 7_000
+    report = check_strategy(name, games=games, sample=2 if name in SMALLER_CHECKS else 4 if name == "random" else 8,
                             speed=False)
     assert report.ok, report.render()
     legal = dict(report.results[0].measures)

@@ -79,8 +79,8 @@ def overview_markdown(folders: list, page: Path) -> str:
     lines += [advantage_line(f, c, page) for f, c in zip(folders, configs)]
     lines += ["", "## Which decisions matter most", "",
               f"The {TOP_DECISIONS} costliest resets per table size: the best with one knob (or group of knobs) "
-              "reset to its start value (basic's behaviour), mean place of the reset minus the best "
-              "(positive = the tuned value helps), 95% CI (not adjusted).", ""]
+              "reset to its start value (for `weighted`: the default, basic's play), mean place of the reset minus "
+              "the best (positive = the tuned value helps), 95% CI (not adjusted).", ""]
     for f, c in zip(folders, configs):
         lines += decisions_lines(f, c)
     lines += ["", "## Regenerate", "", "```"]
