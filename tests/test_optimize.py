@@ -12,7 +12,6 @@
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -25,8 +24,6 @@ from idiotsim.optimize.paired import focal_places, holm, paired
 from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
 from idiotsim.strategy_api import load_strategy
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_paired_arms_share_deals_seats_and_draws():
