@@ -145,7 +145,7 @@ GROUPS = {
 # The tuned presets: the knobs of reports/tuned/<n>p/best.toml that differ from the defaults, written by
 # the command above each (then copy the changed [knobs] here; reports/tuned.md has the measured advantage).
 PRESETS = {
-    # idiotsim optimize --strategy weighted --players 2 --field basic --seed 1 --out results/tuned-2p-full \
+    # idiotsim optimize --strategy weighted --players 2 --field basic --seed 1 --out reports/tuned/2p \
     #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
     #   200000 --sensitivity-games 100000 --search-action-limit 1000
     "tuned-2p": Preset(
@@ -159,7 +159,7 @@ PRESETS = {
         pickup=-6.404001920400866, pickup_pile=-1.4120753553155057, pickup_quality=1.807855366208187,
         pickup_hand=-0.8249253265155047, chance=-2.4865367734841457, chance_odds=2.8394599322709198,
     ),
-    # idiotsim optimize --strategy weighted --players 3 --field basic --seed 1 --out results/tuned-3p \
+    # idiotsim optimize --strategy weighted --players 3 --field basic --seed 1 --out reports/tuned/3p \
     #   --games-per-eval 8000 --generations 20 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
     #   60000 --sensitivity-games 30000 --search-action-limit 1000
     "tuned-3p": Preset(
@@ -173,7 +173,7 @@ PRESETS = {
         pickup=-7.661472803480057, pickup_pile=-0.7432230701484558, pickup_quality=0.4588229553827134,
         pickup_hand=0.034562236278150645, chance=-2.3850842605893523, chance_odds=-0.7981298664360882,
     ),
-    # idiotsim optimize --strategy weighted --players 4 --field basic --seed 1 --out results/tuned-4p-full \
+    # idiotsim optimize --strategy weighted --players 4 --field basic --seed 1 --out reports/tuned/4p \
     #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
     #   200000 --sensitivity-games 100000 --search-action-limit 1000
     "tuned-4p": Preset(
@@ -187,7 +187,7 @@ PRESETS = {
         pickup=-7.233395083575941, pickup_pile=-0.04535936295256793, pickup_quality=-1.8559865047622315,
         pickup_hand=0.759914734781343, chance=-3.4868586805808524, chance_odds=0.6106105972940565,
     ),
-    # idiotsim optimize --strategy weighted --players 5 --field basic --seed 1 --out results/tuned-5p \
+    # idiotsim optimize --strategy weighted --players 5 --field basic --seed 1 --out reports/tuned/5p \
     #   --games-per-eval 8000 --generations 20 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
     #   60000 --sensitivity-games 30000 --search-action-limit 1000
     "tuned-5p": Preset(
