@@ -1,5 +1,13 @@
 """Loading strategies: the registry of shipped families and presets, spec strings
-(``name:knob=v``, ``path/file.py:NAME``) and descriptions.
+(``name:knob=v``, ``path/file.py:NAME``, a preset file ``path/best.toml``) and descriptions.
+
+A preset file (``idiotsim optimize`` writes one as ``best.toml``) names a family
+and its knob values; every knob not listed keeps the family's default::
+
+    family = "weighted"
+    [knobs]
+    strength = -0.83
+    pickup = -5.5
 
 Strategies are written with ``idiotsim.toolkit`` (which never imports this
 module, so there is no import cycle: this module imports the shipped
@@ -13,7 +21,9 @@ import importlib.util
 import math
 import os
 import sys
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -90,6 +100,12 @@ def registry() -> dict:
     return STRATEGIES
 
 
+def engine_speed_names() -> list[str]:
+    """Every shipped strategy and preset that plays at engine speed (``Strategy.work`` is None): what
+    the demo and a leaderboard of ``"all"`` seat. The search players have reports of their own."""
+    return sorted(name for name, family in registry().items() if family.work is None)
+
+
 def _registered(name: str) -> Strategy:
     strategies = registry()
     if name not in strategies:
@@ -98,8 +114,11 @@ def _registered(name: str) -> Strategy:
 
 
 def load_strategy(spec: str) -> SeatStrategy:
-    """``name``, ``name:knob=v,...``, ``preset`` or ``path/to/file.py:name[:knob=v,...]``."""
+    """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]`` or a preset
+    file ``path/to/best.toml``."""
     spec = spec.strip()
+    if spec.endswith(".toml"):
+        return load_preset_file(spec)
     if ".py:" in spec:
         path, _, rest = spec.partition(".py:")
         name, _, knob_text = rest.partition(":")
@@ -115,6 +134,56 @@ def load_strategy(spec: str) -> SeatStrategy:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(f"strategy {spec!r} does not compile with the strategy signature: {first}") from None
     return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
+
+
+def load_preset_file(path) -> SeatStrategy:
+    """A preset file (family and knobs) as a seat strategy labelled with its path."""
+    path = str(path)
+    family, knobs = read_preset_file(path)
+    if ".py:" not in family and family not in registry():
+        raise UserError(f"preset file {path} names unknown family {family!r}; available: "
+                        f"{', '.join(sorted(registry()))}")
+    knob_text = ",".join(f"{name}={value!r}" for name, value in knobs.items())
+    strategy = load_strategy(f"{family}:{knob_text}" if knob_text else family)
+    return SeatStrategy(path, strategy.strategy, strategy.params)
+
+
+def read_preset_file(path: str) -> tuple[str, dict]:
+    """(family spec, knob values) of a preset file; a file that is not one is a UserError."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise UserError(f"preset file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise UserError(f"cannot read preset file {path}: {e}") from None
+    family = data.get("family")
+    knobs = data.get("knobs", {})
+    if not isinstance(family, str) or not isinstance(knobs, dict):
+        raise UserError(f"preset file {path} needs family = \"name\" and a [knobs] table")
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in knobs.values()):
+        raise UserError(f"preset file {path}: knob values must be numbers")
+    return family, knobs
+
+
+def family_spec(strategy: Strategy, spec: str) -> str:
+    """How a preset file names the family of `spec`: its registry name, else the file spec made
+    absolute (or as the preset file `spec` names it)."""
+    if registry().get(strategy.name) is strategy:
+        return strategy.name
+    if spec.strip().endswith(".toml"):
+        return read_preset_file(spec.strip())[0]
+    path, _, rest = spec.partition(".py:")
+    return f"{os.path.abspath(path)}.py:{rest.partition(':')[0]}"
+
+
+def preset_text(strategy: SeatStrategy, spec: str, comment_lines=()) -> str:
+    """A preset file for `load_preset_file` naming the family of `spec` and every knob value of
+    `strategy`, floats written to round-trip exactly."""
+    lines = [f"# {line}" for line in comment_lines]
+    lines += [f"family = \"{family_spec(strategy.strategy, spec)}\"", "", "[knobs]"]
+    for knob, value in zip(strategy.strategy.knobs, strategy.params):
+        lines.append(f"{knob.name} = {int(value) if knob.integer else repr(float(value))}")
+    return "\n".join(lines) + "\n"
 
 
 def split_specs(text: str) -> list[str]:

@@ -82,17 +82,14 @@ from idiotsim.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECI
                                   HAND_SIZE, KNOWN, LEGAL, LOW_RANK, MUST_PLAY, NR, PILE_COUNTS, PILE_RUN,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
                                   SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
-from idiotsim.cards import BASIC_ORDER
-from idiotsim.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Strategy, cards_held, faceup_addable,
+from idiotsim.cards import BASIC_KEY, BASIC_ORDER, SIX
+from idiotsim.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Preset, Strategy, cards_held, faceup_addable,
                               held_in_source, legal_mask, legal_now, lowest_blind, next_seat_in, play,
                               strategy_function, unseen)
 
-SIX = 4
-EMPTY_PILE = -1
-# STRENGTH[r]: rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1.
-STRENGTH = np.zeros(NR, dtype=np.float64)
+EMPTY_PILE = -1  # PILE_TOP of an empty pile (idiotsim.observation)
+STRENGTH = BASIC_KEY / (NR - 1)  # rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1
 BASIC_ORDER_ARRAY = np.array(BASIC_ORDER, dtype=np.int64)  # ranks by basic's key, lowest first
-STRENGTH[BASIC_ORDER_ARRAY] = np.arange(NR) / (NR - 1)
 
 
 def _weight(name, default, low, high, doc):
@@ -142,6 +139,68 @@ GROUPS = {
     "opponents": ("next_high", "leader_high", "next_known_beat", "unseen_beat", "stick_pile"),
     "pickup": ("pickup", "pickup_pile", "pickup_quality", "pickup_hand"),
     "chance": ("chance", "chance_odds"),
+}
+
+
+# The tuned presets: the knobs of reports/tuned/<n>p/best.toml that differ from the defaults, written by
+# the command above each (then copy the changed [knobs] here; reports/tuned.md has the measured advantage).
+PRESETS = {
+    # idiotsim optimize --strategy weighted --players 2 --field basic --seed 1 --out reports/tuned/2p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000
+    "tuned-2p": Preset(
+        "tuned by idiotsim optimize for 2 players against basic (reports/tuned.md)",
+        up_strength=2.670220806429973, up_two=-2.8969238266110198, up_ten=2.9659289743651907,
+        up_pair=0.27068901208442253, strength=-1.6139534564265925, two=-0.8923231050079018, ten=0.1275734248184707,
+        copies=1.8030103892409497, kept=0.8485507250815176, share=-0.8429930457500742, burn=2.7716667392940453,
+        burn_pile=0.8206648339366246, pile_high=-0.9148083379717534, talon_high=-2.027762655608912,
+        faceup_high=-0.4403728311902168, next_high=-2.949372616569866, leader_high=0.12304943179591053,
+        next_known_beat=1.9950451117951182, unseen_beat=1.6869495933967462, stick_pile=-2.999713264794443,
+        pickup=-6.404001920400866, pickup_pile=-1.4120753553155057, pickup_quality=1.807855366208187,
+        pickup_hand=-0.8249253265155047, chance=-2.4865367734841457, chance_odds=2.8394599322709198,
+    ),
+    # idiotsim optimize --strategy weighted --players 3 --field basic --seed 1 --out reports/tuned/3p \
+    #   --games-per-eval 8000 --generations 20 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   60000 --sensitivity-games 30000 --search-action-limit 1000
+    "tuned-3p": Preset(
+        "tuned by idiotsim optimize for 3 players against basic (reports/tuned.md)",
+        up_strength=2.3909699823218706, up_two=-0.9735410397553284, up_ten=1.9769975000716538,
+        up_pair=1.373559681600743, strength=-2.932974379782046, two=0.511000384433689, ten=-2.9087861239838633,
+        copies=-0.3459196428607594, kept=-2.2562593334099876, share=1.1262403199150977, burn=2.566222356091857,
+        burn_pile=1.5151059335333863, pile_high=-1.4279939414769, talon_high=-1.6070050594244294,
+        faceup_high=1.4924255243831948, next_high=-0.8427943631818822, leader_high=-2.2346881333378064,
+        next_known_beat=0.35375884778243083, unseen_beat=1.7380332800136093, stick_pile=0.9455799488199053,
+        pickup=-7.661472803480057, pickup_pile=-0.7432230701484558, pickup_quality=0.4588229553827134,
+        pickup_hand=0.034562236278150645, chance=-2.3850842605893523, chance_odds=-0.7981298664360882,
+    ),
+    # idiotsim optimize --strategy weighted --players 4 --field basic --seed 1 --out reports/tuned/4p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000
+    "tuned-4p": Preset(
+        "tuned by idiotsim optimize for 4 players against basic (reports/tuned.md)",
+        up_strength=2.6219403889278916, up_two=0.7733691643730936, up_ten=2.5668737780416917,
+        up_pair=1.095517163533468, strength=-2.2349121326714636, two=-0.7735716357200199, ten=-2.7427163121638825,
+        copies=-1.1849836054369565, kept=-2.721521991803647, share=2.3534807442047363, burn=2.6142383551112434,
+        burn_pile=0.5577594565481507, pile_high=-2.920151466571205, talon_high=-0.7560668842895799,
+        faceup_high=-2.4908719508784642, next_high=2.414775711000897, leader_high=-2.174542429702452,
+        next_known_beat=0.360861672656792, unseen_beat=1.9247434909686838, stick_pile=-0.39183061892373283,
+        pickup=-7.233395083575941, pickup_pile=-0.04535936295256793, pickup_quality=-1.8559865047622315,
+        pickup_hand=0.759914734781343, chance=-3.4868586805808524, chance_odds=0.6106105972940565,
+    ),
+    # idiotsim optimize --strategy weighted --players 5 --field basic --seed 1 --out reports/tuned/5p \
+    #   --games-per-eval 8000 --generations 20 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   60000 --sensitivity-games 30000 --search-action-limit 1000
+    "tuned-5p": Preset(
+        "tuned by idiotsim optimize for 5 players against basic (reports/tuned.md)",
+        up_strength=2.9192535876365353, up_two=0.7928602132354036, up_ten=1.7589250629756144,
+        up_pair=2.5434386216924216, strength=-2.826363987765293, two=-0.7837891043262679, ten=-2.7662343454823906,
+        copies=-2.0494894611947148, kept=-2.9849549390328596, share=2.9726334538053285, burn=1.9622969208627414,
+        burn_pile=0.3634614814193472, pile_high=-0.43047520243004167, talon_high=-1.7334992125129607,
+        faceup_high=-0.8952558258622298, next_high=-2.5974099520846954, leader_high=-2.8409455912236727,
+        next_known_beat=0.7208197057548097, unseen_beat=1.1204696360948005, stick_pile=0.2163985223590551,
+        pickup=-7.370949167863552, pickup_pile=-2.4058091911184225, pickup_quality=0.8706675154013854,
+        pickup_hand=-0.799842444386198, chance=-7.815991516498993, chance_odds=-1.0470361349444859,
+    ),
 }
 
 
@@ -324,5 +383,6 @@ WEIGHTED = Strategy(
                 "knobs, for idiotsim optimize); defaults = basic",
     counts_cards=True,
     knobs=KNOBS,
+    presets=PRESETS,
 )
 STRATEGY = WEIGHTED

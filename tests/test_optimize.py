@@ -7,30 +7,23 @@
   no swap and high cards early), and validation on held-out deals says so.
 - Outputs: evaluations, best.toml (loadable as a strategy and as a field),
   optimize.md and plots; progress reports after every generation.
-- Resume: a run killed with SIGKILL and run again ends with the same
-  evaluations and best.toml as an uninterrupted run.
+- Resume (kill -9, then the same command): tests/test_optimize_cli.py.
 - Bad input: one-line UserError and no folder written.
 """
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
 from idiotsim.errors import UserError
-from idiotsim.optimize import OptimizeConfig, load_preset_file, load_spec, run_optimize, validate_config
+from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
+from idiotsim.optimize.overview import overview_markdown
 from idiotsim.optimize.paired import focal_places, holm, paired
 from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
 from idiotsim.strategy_api import load_strategy
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_paired_arms_share_deals_seats_and_draws():
@@ -49,7 +42,7 @@ def test_paired_arms_share_deals_seats_and_draws():
 def test_paired_arms_beyond_one_engine_batch():
     """More arms than the engine's strategy tuple holds are played in groups on the same deals."""
     rules = Rules(players=3)
-    arms = [load_spec(f"heuristic:burn_min={b % 32}") for b in range(40)]
+    arms = [load_strategy(f"heuristic:burn_min={b % 32}") for b in range(40)]
     places = focal_places(rules, arms, [load_strategy("basic")], 2, np.arange(50, dtype=np.int64))
     assert places.shape == (40, 50, 3)
     assert np.array_equal(places[0], places[32])  # the same knobs in another batch: the same games
@@ -74,7 +67,7 @@ def small_config(**changes) -> OptimizeConfig:
 def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     seen = []
     out = run_optimize(small_config(), tmp_path / "opt", progress=seen.append)
-    best = load_preset_file(out / "best.toml")
+    best = load_strategy(str(out / "best.toml"))
     knobs = {k.name: v for k, v in zip(best.strategy.knobs, best.params)}
     assert (knobs["swap"], knobs["order"]) == (1, 0)  # basic's choices: best cards face-up, low cards first
     assert best.label == str(out / "best.toml")
@@ -103,6 +96,11 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert all((out / name).stat().st_size > 1000 for name in ("convergence.png", "knobs.png", "sensitivity.png"))
     sensitivity = pl.read_csv(out / "sensitivity.csv")
     assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
+    page = overview_markdown([out], tmp_path / "tuned.md")  # the page over several runs (reports/tuned.md)
+    basic = validation.filter(pl.col("comparator").str.contains("basic"))
+    assert f"| 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
+    assert f"{basic['diff'][0]:+.4f} [{basic['diff_lo'][0]:+.4f}, {basic['diff_hi'][0]:+.4f}]" in page
+    assert "`swap` (knob)" in page and "idiotsim optimize --strategy heuristic:swap=0,order=1 " in page
 
 
 def test_a_search_that_lost_its_way_ends_at_the_start():
@@ -119,7 +117,7 @@ def test_a_search_that_lost_its_way_ends_at_the_start():
 def test_best_toml_is_a_strategy_and_a_field(tmp_path):
     preset = tmp_path / "best.toml"
     preset.write_text('family = "heuristic"\n[knobs]\nburn_min = 9\npickup_max = 2\n')
-    s = load_spec(str(preset))
+    s = load_strategy(str(preset))
     assert s.label == str(preset) and s.strategy.name == "heuristic"
     assert list(s.params[[2, 6]]) == [9, 2] and s.params[0] == 1  # unlisted knobs keep their defaults
     weighted = tmp_path / "w.toml"
@@ -128,39 +126,8 @@ def test_best_toml_is_a_strategy_and_a_field(tmp_path):
     assert problem.control.strategy.name == "weighted" and problem.control.params[4] == -0.5
     out = run_optimize(small_config(strategy=str(preset), knobs=("swap",), generations=1, games_per_eval=400,
                                     selection_games=400, validation_games=0, sensitivity_games=0), tmp_path / "o")
-    again = load_preset_file(out / "best.toml")
+    again = load_strategy(str(out / "best.toml"))
     assert list(again.params[[2, 6]]) == [9, 2]  # knobs outside the search keep the start's values
-
-
-RESUME_CONFIG = dict(strategy="weighted", players=3, knobs=("up_strength", "up_two", "up_ten", "up_pair"),
-                     games_per_eval=1500, generations=12, seed=11, selection_games=1500, validation_games=0,
-                     sensitivity_games=0)
-RESUME_SCRIPT = f"""
-import sys
-from idiotsim.optimize import OptimizeConfig, run_optimize
-run_optimize(OptimizeConfig(**{RESUME_CONFIG!r}), sys.argv[1])
-"""
-
-
-def test_killed_run_resumes_to_identical_results(tmp_path):
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    victim = subprocess.Popen([sys.executable, "-c", RESUME_SCRIPT, str(killed)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 60
-    while not (killed / ".search" / "gen-00002.pkl").exists():
-        assert victim.poll() is None and time.time() < deadline, victim.stderr.read().decode()
-        time.sleep(0.01)
-    victim.send_signal(signal.SIGKILL)
-    victim.wait()
-    finished = len(list((killed / ".search").glob("gen-*.pkl")))
-    assert 3 <= finished < RESUME_CONFIG["generations"], "the run ended before the kill: make it longer"
-    assert not (killed / "best.toml").exists()
-    run_optimize(OptimizeConfig(**RESUME_CONFIG), killed)  # the same command again
-    run_optimize(OptimizeConfig(**RESUME_CONFIG), whole)  # never interrupted
-    resumed = (killed / "best.toml").read_text().replace(str(killed), str(whole))  # its comment names the folder
-    assert resumed == (whole / "best.toml").read_text()
-    a, b = pl.read_parquet(killed / "evaluations.parquet"), pl.read_parquet(whole / "evaluations.parquet")
-    assert a.height == RESUME_CONFIG["generations"] * 9 and a.equals(b)
 
 
 def test_changed_config_is_refused_unless_forced(tmp_path):

@@ -71,6 +71,9 @@ def decks_of(rules: Rules, seed: int, game: int) -> list:
 
 # The search players cost thousands of rollouts a decision: checked with few rollouts and games.
 SEARCH_CHECKS = {"search": ("search:rollouts=2", 150), "search-perfect-info": ("search-perfect-info", 150)}
+# More weight vectors of a family checked in full (`weighted`'s tuned presets; test_weighted plays random
+# weight vectors in every variant): checked at a smaller size.
+SMALLER_CHECKS = {name for name in NAMES if name.startswith("tuned-")}
 
 
 def _distinct_players() -> list:
@@ -98,10 +101,12 @@ def test_passes_the_generic_checks(name):
     # Sized by decisions, not games: spread over 2..10 players (two decks from 6), a game holds
     # about 1.5x the decisions of a 4-player game. Random seats make long games, and the
     # reference engine is slow: fewer traced games for `random`.
-    report = check_strategy(name, games=7_000, sample=4 if name == "random" else 8, speed=False)
+    games = 500 if name in SMALLER_CHECKS else 7_000
+    report = check_strategy(name, games=games, sample=2 if name in SMALLER_CHECKS else 4 if name == "random" else 8,
+                            speed=False)
     assert report.ok, report.render()
     legal = dict(report.results[0].measures)
-    assert legal["games"] >= 14 * 7_000 and legal["stalled"] < 0.05
+    assert legal["games"] >= 14 * games and legal["stalled"] < 0.05
 
 
 @pytest.mark.parametrize("name", sorted(SEARCH_CHECKS))

@@ -190,3 +190,22 @@ def test_burn_weight_burns_whenever_a_burn_is_legal():
     assert all(a >= 0 and burns(o, h, a) for o, h, a in decisions)
     plain = [(o, h, a) for o, h, a in turns(record({})) if TEN in playable(o, h) and len(playable(o, h)) > 1]
     assert any(not burns(o, h, a) for o, h, a in plain)  # the defaults keep a 10 while another rank is legal
+
+
+TUNED = [f"tuned-{players}p" for players in (2, 3, 4, 5)]
+
+
+@pytest.mark.parametrize("name", TUNED)
+def test_tuned_presets_load_and_differ_from_the_defaults(name):
+    """Each shipped tuned preset is a weight vector of `weighted` in range, with a summary naming its
+    table size; it plays differently from the defaults (= basic). Legality: test_strategies' generic checks."""
+    tuned, defaults = load_strategy(name), load_strategy("weighted")
+    assert tuned.strategy is defaults.strategy
+    moved = [k.name for k, a, b in zip(tuned.strategy.knobs, tuned.params, defaults.params) if a != b]
+    assert len(moved) >= 5
+    assert all(k.low <= v <= k.high for k, v in zip(tuned.strategy.knobs, tuned.params))
+    assert name[len("tuned-"):-1] + " players" in tuned.strategy.presets[name].summary
+    rules = Rules(players=int(name[len("tuned-")]))
+    a = play_games(rules, [tuned] + [load_strategy("basic")] * (rules.players - 1), 5, 0, 200)
+    b = play_games(rules, [defaults] + [load_strategy("basic")] * (rules.players - 1), 5, 0, 200)
+    assert not np.array_equal(a["places"], b["places"])

@@ -9,11 +9,12 @@
 - ``strategy_list``: strategies [NAME]
 - ``check``: check-strategy SPEC
 - ``analyze``: analyze (every move of a position, judged by search)
+- ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import analyze, check, play, report, strategy_list, tournaments
+from idiotsim.cli import analyze, check, optimize, play, report, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
@@ -27,6 +28,7 @@ COMMANDS = {
     "check-strategy": check.check_strategy,
     "report": report.report,
     "analyze": analyze.analyze,
+    "optimize": optimize.optimize,
 }
 
 for _name, _function in COMMANDS.items():

@@ -106,16 +106,13 @@ def summarize(out: Annotated[str, typer.Argument(metavar="DIR", help="A tourname
     report_tournament(out)
 
 
-SEARCH_FAMILIES = ("search", "search-perfect-info")
-
-
 def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results folder.")] = "results/demo",
          games: Annotated[int, typer.Option("--games", metavar="G", help="Games to play.")] = 1_000_000) -> None:
     """The main job: a tournament of the shipped strategies, with its table and plots (the search
     players, thousands of rollouts a decision, have reports of their own: reports/README.md)."""
-    from idiotsim.strategy_api import registry
+    from idiotsim.strategy_api import engine_speed_names
     from idiotsim.tournament import MANIFEST
-    names = ",".join(sorted(name for name, family in registry().items() if family.name not in SEARCH_FAMILIES))
+    names = ",".join(engine_speed_names())
     # Replace an earlier demo (its strategies may have changed), never an unrelated folder.
     tournament(out=out, strategies=names, players=4, games=games, seed=2026, field=None, rules_file=None,
                rule=None, threads=None, force=(Path(out) / MANIFEST).exists(), independent=False,

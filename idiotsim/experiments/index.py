@@ -43,13 +43,13 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 | `players` | all | players at the table (required) |
 | `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, players games a deal for `seats`; tournament: rounded up to whole blocks) |
 | `seed` | all | run seed (required) |
-| `[rules]` | all | RULES.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
+| `[rules]` | all | docs/rules.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
 | `notes` | all | a paragraph shown under the answer |
 | `treatment`, `control` | paired | strategy specs with knobs, e.g. `heuristic:swap=2` (required) |
 | `treatment_label`, `control_label` | paired | words for the answer sentence |
 | `opponents` | paired | list of strategy specs filling the other seats, cycling (required) |
 | `streams` | paired | `shared` (default: both arms draw the same random numbers) or `independent` |
 | `strategy` | seats | the strategy in every seat (required) |
-| `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset |
+| `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset that plays at engine speed (not the search players) |
 | `[sweep]` | paired, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats) |
 """

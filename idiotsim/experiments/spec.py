@@ -215,8 +215,8 @@ def load_spec(path) -> Spec:
     if design == "tournament":
         value = data["strategies"]
         if value == "all":
-            from idiotsim.strategy_api import registry
-            specs = tuple(sorted(registry()))
+            from idiotsim.strategy_api import engine_speed_names
+            specs = tuple(engine_speed_names())
         else:
             specs = _check_spec_list(path, "strategies", value)
         if len(specs) < 2:

@@ -11,7 +11,7 @@ The folder then holds:
 - ``best.toml``: the best finalist (``selection.csv``: the final
   distribution mean, those of the last generations and the start, replayed
   on fresh deals) as a preset file (family and knobs), loadable with
-  ``load_preset_file`` wherever a strategy spec goes.
+  ``idiotsim.strategy_api.load_strategy`` wherever a strategy spec goes.
 - ``optimize.md`` with ``convergence.png``, ``knobs.png`` and
   ``sensitivity.png``; ``validation.csv`` and ``sensitivity.csv``.
 - ``optimize.json`` (the configuration) and ``timing.json`` (wall time and
@@ -27,7 +27,6 @@ statistics) and ``validate`` (held-out validation and sensitivity).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 import uuid
@@ -37,13 +36,14 @@ import polars as pl
 
 from idiotsim.errors import UserError
 from idiotsim.optimize import report
-from idiotsim.optimize.config import (OptimizeConfig, Problem, load_preset_file, load_spec, preset_text,
-                                      validate_config)
+from idiotsim.optimize.config import OptimizeConfig, Problem, validate_config
 from idiotsim.optimize.search import OptimizeProgress, mean_values, run_search
 from idiotsim.optimize.validate import selection, sensitivity, validation
-from idiotsim.results import write_atomic
+from idiotsim.files import write_atomic
+from idiotsim.results import write_parquet
+from idiotsim.strategy_api import preset_text
 
-__all__ = ["OptimizeConfig", "OptimizeProgress", "load_preset_file", "load_spec", "run_optimize", "validate_config"]
+__all__ = ["OptimizeConfig", "OptimizeProgress", "run_optimize", "validate_config"]
 
 MANIFEST = "optimize.json"
 
@@ -77,20 +77,16 @@ def prepare_out_dir(out: Path, config: OptimizeConfig, force: bool) -> None:
         if created and out.is_dir():
             shutil.rmtree(out, ignore_errors=True)
         raise UserError(f"cannot write to --out {out}: {e.strerror or e}") from None
-    write_text(manifest, json.dumps(config.as_json(), indent=2) + "\n")
+    write_atomic(manifest, json.dumps(config.as_json(), indent=2) + "\n")
 
 
-def write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def run_optimize(config: OptimizeConfig, out_dir, progress=None, force: bool = False) -> Path:
+def run_optimize(config: OptimizeConfig, out_dir, progress=None, force: bool = False, executor=None) -> Path:
     """Search, validate and report into `out_dir` (resuming an interrupted run of the same config).
 
-    `progress(OptimizeProgress)`, if given, is called after every generation and phase."""
+    `progress(OptimizeProgress)`, if given, is called after every generation and phase; `executor`
+    (``idiotsim.chunks.executor_from_flags``) plays the games, with the same results anywhere."""
     problem = validate_config(config)
+    problem.executor = executor
     out = Path(out_dir)
     prepare_out_dir(out, config, force)
     started = time.perf_counter()
@@ -105,7 +101,7 @@ def run_optimize(config: OptimizeConfig, out_dir, progress=None, force: bool = F
     sensitivity_rows = sensitivity(problem, best)
     write_outputs(problem, out, rows, best, selection_rows, validation_rows, sensitivity_rows)
     games = played * problem.games_per_generation
-    write_text(out / "timing.json", json.dumps({"search_seconds": search_seconds, "search_games_this_process": games,
+    write_atomic(out / "timing.json", json.dumps({"search_seconds": search_seconds, "search_games_this_process": games,
                                                 "games_per_second": games / search_seconds}, indent=2) + "\n")
     notify(progress, problem, "done", best_values)
     return out
@@ -121,10 +117,10 @@ def write_outputs(problem: Problem, out: Path, rows: list, best, selection_rows:
                   sensitivity_rows: list) -> None:
     config = problem.config
     evaluations = pl.DataFrame(rows)
-    write_atomic(evaluations, out / "evaluations.parquet")
+    write_parquet(evaluations, out / "evaluations.parquet")
     command = report.command_line(config, str(out))
     header = ["Written by idiotsim optimize. Regenerate:", command]
-    write_text(out / "best.toml", preset_text(best, config.strategy, header))
+    write_atomic(out / "best.toml", preset_text(best, config.strategy, header))
     summary = report.generation_summary(evaluations, problem.games_per_generation)
     report.convergence_plot(summary, config.field[0], out / report.CONVERGENCE)
     report.knob_plot(evaluations, problem, out / report.KNOBS)
@@ -134,5 +130,5 @@ def write_outputs(problem: Problem, out: Path, rows: list, best, selection_rows:
     if sensitivity_rows:
         pl.DataFrame(sensitivity_rows).write_csv(out / "sensitivity.csv")
         report.sensitivity_plot(sensitivity_rows, out / report.SENSITIVITY)
-    write_text(out / "optimize.md", report.markdown(problem, str(out), evaluations, problem.knob_values(best),
+    write_atomic(out / "optimize.md", report.markdown(problem, str(out), evaluations, problem.knob_values(best),
                                                     selection_rows, validation_rows, sensitivity_rows))

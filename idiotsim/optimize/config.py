@@ -1,24 +1,12 @@
-"""What an optimisation run is: its configuration, the checked problem it defines, and
-the strategy specs it accepts (names, ``name:knob=v``, file specs, ``best.toml`` presets).
+"""What an optimisation run is: its configuration and the checked problem it defines.
 
-A preset file (``best.toml``) names a family and its knob values::
-
-    family = "weighted"
-    [knobs]
-    strength = -0.83
-    pickup = -5.5
-
-``load_preset_file`` turns it into a strategy a seat can play; every knob not
-listed keeps the family's default.
-"""
+Strategies are any spec ``idiotsim.strategy_api.load_strategy`` takes (names,
+``name:knob=v``, file specs, ``best.toml`` preset files)."""
 from __future__ import annotations
 
 import math
-import os
-import tomllib
 from dataclasses import asdict, dataclass
 from dataclasses import field as dataclass_field
-from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +14,7 @@ from idiotsim import __version__
 from idiotsim.engine import MAX_STRATEGIES
 from idiotsim.errors import UserError
 from idiotsim.rules import Rules
-from idiotsim.strategy_api import SeatStrategy, Strategy, load_strategy, registry
+from idiotsim.strategy_api import SeatStrategy, Strategy, load_strategy
 
 CONTROL = "basic"  # a comparator of every validation
 
@@ -68,6 +56,7 @@ class Problem:
     knob_index: list  # indices into start.params of the searched knobs
     deals_per_eval: int
     population: int
+    executor: object = None  # an idiotsim.chunks executor playing the games (None: here)
 
     @property
     def search_rules(self) -> Rules:
@@ -110,74 +99,6 @@ class Problem:
         return {knob.name: float(strategy.params[i]) for i, knob in zip(self.knob_index, self.knobs)}
 
 
-def extra_families() -> dict:
-    """Families this module can tune before they are registered in ``idiotsim.strategies``."""
-    from idiotsim.strategies.weighted import WEIGHTED
-    return {WEIGHTED.name: WEIGHTED}
-
-
-def families() -> dict:
-    return {**extra_families(), **registry()}
-
-
-def load_spec(spec: str) -> SeatStrategy:
-    """A strategy spec as ``load_strategy`` takes it, or a preset file ``path/best.toml``."""
-    spec = spec.strip()
-    if spec.endswith(".toml"):
-        return load_preset_file(spec)
-    name, _, knob_text = spec.partition(":")
-    if ".py:" not in spec and name not in registry() and name in extra_families():
-        from idiotsim.strategy_api import _parse_knobs, compiled  # the registry's knob parser, for one more family
-        family = extra_families()[name]
-        compiled(family.decide)
-        return SeatStrategy(spec, family, family.params(_parse_knobs(family, knob_text)))
-    return load_strategy(spec)
-
-
-def family_spec(strategy: Strategy, spec: str) -> str:
-    """How a preset file names the family of `spec`: its registry name, else the file spec made
-    absolute (or as the preset file `spec` names it)."""
-    if families().get(strategy.name) is strategy:
-        return strategy.name
-    if spec.endswith(".toml"):
-        return tomllib.loads(Path(spec).read_text())["family"]
-    path, _, rest = spec.partition(".py:")
-    return f"{os.path.abspath(path)}.py:{rest.partition(':')[0]}"
-
-
-def load_preset_file(path) -> SeatStrategy:
-    """A ``best.toml`` (family and knobs) as a seat strategy labelled with its path."""
-    path = str(path)
-    try:
-        data = tomllib.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise UserError(f"preset file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise UserError(f"cannot read preset file {path}: {e}") from None
-    family = data.get("family")
-    knobs = data.get("knobs", {})
-    if not isinstance(family, str) or not isinstance(knobs, dict):
-        raise UserError(f"preset file {path} needs family = \"name\" and a [knobs] table")
-    if ".py:" not in family and family not in families():
-        raise UserError(f"preset file {path} names unknown family {family!r}; available: "
-                        f"{', '.join(sorted(families()))}")
-    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in knobs.values()):
-        raise UserError(f"preset file {path}: knob values must be numbers")
-    knob_text = ",".join(f"{name}={value!r}" for name, value in knobs.items())
-    strategy = load_spec(f"{family}:{knob_text}" if knob_text else family)
-    return SeatStrategy(path, strategy.strategy, strategy.params)
-
-
-def preset_text(strategy: SeatStrategy, spec: str, comment_lines=()) -> str:
-    """A preset file for `load_preset_file` naming the family of `spec` and every knob value of
-    `strategy`, floats written to round-trip exactly."""
-    lines = [f"# {line}" for line in comment_lines]
-    lines += [f"family = \"{family_spec(strategy.strategy, spec)}\"", "", "[knobs]"]
-    for knob, value in zip(strategy.strategy.knobs, strategy.params):
-        lines.append(f"{knob.name} = {int(value) if knob.integer else repr(float(value))}")
-    return "\n".join(lines) + "\n"
-
-
 # ---- checking a configuration -----------------------------------------------------
 
 def _positive(name: str, value, minimum: int = 1) -> None:
@@ -191,7 +112,7 @@ def validate_config(config: OptimizeConfig) -> Problem:
         rules = Rules(**{**config.rules, "players": config.players})
     except (TypeError, ValueError) as e:
         raise UserError(f"bad rules: {e}") from None
-    start = load_spec(config.strategy)
+    start = load_strategy(config.strategy)
     if not start.strategy.knobs:
         raise UserError(f"strategy {start.strategy.name} has no knobs to optimise")
     names = [k.name for k in start.strategy.knobs]
@@ -203,7 +124,7 @@ def validate_config(config: OptimizeConfig) -> Problem:
         raise UserError(f"--knobs names a knob twice: {', '.join(chosen)}")
     if not config.field:
         raise UserError("--field needs at least one strategy")
-    field = [load_spec(spec) for spec in config.field]
+    field = [load_strategy(spec) for spec in config.field]
     _positive("--games-per-eval", config.games_per_eval)
     _positive("--generations", config.generations)
     _positive("--finalists", config.finalists)

@@ -18,21 +18,38 @@ import math
 
 import numpy as np
 
+from idiotsim.chunks import LocalExecutor
 from idiotsim.engine import MAX_STRATEGIES
-from idiotsim.experiment import Moments, interval
+from idiotsim.stats import Moments, mean_interval
 from idiotsim.simulate import distinct_strategies, play_seated
 
 VALIDATION_DEALS = 1 << 40
 SENSITIVITY_DEALS = 2 << 40
 SELECTION_DEALS = 3 << 40
+CHUNK_GAMES = 50_000  # games per task on a Dask cluster
 
 
-def focal_places(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray) -> np.ndarray:
-    """Places of the focal seat, shape (arms, deals, n): arm a at focal seat s on deal d."""
-    n = rules.players
+def focal_places(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray, executor=None) -> np.ndarray:
+    """Places of the focal seat, shape (arms, deals, n): arm a at focal seat s on deal d.
+
+    With a Dask `executor` (``idiotsim.chunks``) the games are pure tasks (arms, a range of deals)
+    played on its workers; every game depends on its deal and seat only, so the places are the same."""
     room = MAX_STRATEGIES - len(distinct_strategies(field)[0])
-    places = [_play_group(rules, arms[i:i + room], field, seed, deal_ids) for i in range(0, len(arms), room)]
-    return np.concatenate(places, axis=0)
+    groups = [arms[i:i + room] for i in range(0, len(arms), room)]
+    if executor is None or isinstance(executor, LocalExecutor):
+        return np.concatenate([_play_group(rules, group, field, seed, deal_ids) for group in groups], axis=0)
+    tasks = [(rules, group, field, seed, deals) for group in groups
+             for deals in deal_chunks(deal_ids, rules.players * len(group))]
+    results = list(executor.map_in_order(_play_group, tasks))
+    per_group = len(tasks) // len(groups)
+    return np.concatenate([np.concatenate(results[g * per_group:(g + 1) * per_group], axis=1)
+                           for g in range(len(groups))], axis=0)
+
+
+def deal_chunks(deal_ids: np.ndarray, games_per_deal: int) -> list:
+    """`deal_ids` cut into CHUNK_GAMES-sized tasks (always the same number of pieces for a given size)."""
+    pieces = min(len(deal_ids), math.ceil(len(deal_ids) * games_per_deal / CHUNK_GAMES))
+    return np.array_split(np.asarray(deal_ids, dtype=np.int64), max(1, pieces))
 
 
 def _play_group(rules, arms: list, field: list, seed: int, deal_ids: np.ndarray) -> np.ndarray:
@@ -58,8 +75,8 @@ def paired(places_a: np.ndarray, places_b: np.ndarray, level_alpha: float | None
     n = places_a.shape[1]
     diff = Moments()
     diff.add((places_a.astype(np.int64) - places_b.astype(np.int64)).sum(axis=1))
-    result = interval(diff, n, level_alpha)
-    return dict(diff=result["mean"], lo=result["lo"], hi=result["hi"], p=result["p"], se=result["se"])
+    result = mean_interval(diff, n, level_alpha)
+    return dict(diff=result.mean, lo=result.lo, hi=result.hi, p=result.p, se=result.se)
 
 
 def holm(p_values: list, alpha: float = 0.05) -> tuple[list, list]:

@@ -17,7 +17,6 @@ exactly the candidates an uninterrupted one does.
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
 import warnings
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from idiotsim.files import remove_temporaries, write_atomic
 from idiotsim.optimize.config import Problem
 from idiotsim.optimize.paired import focal_places, paired
 
@@ -101,7 +101,7 @@ def play_generation(problem: Problem, optimiser, generation: int) -> list:
     arms = [problem.with_knobs(mean_values(optimiser), "mean")]
     arms += [problem.with_knobs(x, f"candidate {i}") for i, x in enumerate(asked)]
     places = focal_places(problem.search_rules, [problem.control] + arms, problem.field, config.seed,
-                          search_deals(problem, generation))
+                          search_deals(problem, generation), problem.executor)
     rows = []
     for number, (arm, arm_places) in enumerate(zip(arms, places[1:]), start=-1):
         stats = paired(arm_places, places[0])
@@ -123,10 +123,8 @@ def state_path(out: Path, generation: int) -> Path:
 
 
 def save_generation(out: Path, generation: int, rows: list, optimiser) -> None:
-    path = state_path(out, generation)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(pickle.dumps({"rows": rows, "optimiser": optimiser}))
-    os.replace(tmp, path)
+    state = pickle.dumps({"rows": rows, "optimiser": optimiser})
+    write_atomic(state_path(out, generation), lambda tmp: tmp.write_bytes(state))
 
 
 def load_generation(out: Path, generation: int) -> dict:
@@ -145,8 +143,7 @@ def run_search(problem: Problem, out: Path, progress=None) -> tuple[list, object
     """Every generation not yet on disk; returns (all evaluation rows, the final optimiser,
     the number of generations played now)."""
     (out / STATE_DIR).mkdir(exist_ok=True)
-    for stale in (out / STATE_DIR).glob(".*.tmp"):  # left by a run killed while writing
-        stale.unlink()
+    remove_temporaries(out / STATE_DIR)  # left by a run killed while writing
     planned = problem.generations
     done = finished_generations(out, planned)
     rows: list = []

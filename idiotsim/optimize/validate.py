@@ -47,7 +47,7 @@ def selection(problem: Problem, rows: list, final_mean: list) -> tuple[SeatStrat
     named = finalists(problem, rows, final_mean)
     deals = SELECTION_DEALS + np.arange(deals_for(config.selection_games, config.players), dtype=np.int64)
     places = focal_places(problem.search_rules, [problem.control] + [s for _, s in named], problem.field,
-                          config.seed, deals)
+                          config.seed, deals, problem.executor)
     table = []
     for (label, strategy), arm_places in zip(named, places[1:]):
         stats = paired(arm_places, places[0])
@@ -81,7 +81,8 @@ def validation(problem: Problem, best: SeatStrategy) -> list[dict]:
         return []
     named = comparators(problem)
     deals = VALIDATION_DEALS + np.arange(deals_for(config.validation_games, config.players), dtype=np.int64)
-    places = focal_places(problem.rules, [best] + [s for _, s in named], problem.field, config.seed, deals)
+    places = focal_places(problem.rules, [best] + [s for _, s in named], problem.field, config.seed, deals,
+                          problem.executor)
     raw = [paired(places[0], places[i + 1]) for i in range(len(named))]
     adjusted, levels = holm([r["p"] for r in raw])
     rows = []
@@ -126,7 +127,8 @@ def sensitivity(problem: Problem, best: SeatStrategy) -> list[dict]:
     if config.sensitivity_games == 0 or not arms:
         return []
     deals = SENSITIVITY_DEALS + np.arange(deals_for(config.sensitivity_games, config.players), dtype=np.int64)
-    places = focal_places(problem.rules, [best] + [s for _, _, s in arms], problem.field, config.seed, deals)
+    places = focal_places(problem.rules, [best] + [s for _, _, s in arms], problem.field, config.seed, deals,
+                          problem.executor)
     rows = []
     for i, (kind, name, _) in enumerate(arms):
         cost = paired(places[i + 1], places[0])
