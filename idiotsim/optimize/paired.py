@@ -15,6 +15,7 @@ own offsets, never seen by the search.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -75,8 +76,12 @@ def paired(places_a: np.ndarray, places_b: np.ndarray, level_alpha: float | None
     n = places_a.shape[1]
     diff = Moments()
     diff.add((places_a.astype(np.int64) - places_b.astype(np.int64)).sum(axis=1))
-    result = mean_interval(diff, n, level_alpha)
-    return dict(diff=result.mean, lo=result.lo, hi=result.hi, p=result.p, se=result.se)
+    result = mean_interval(diff, n)
+    lo, hi = result.lo, result.hi
+    if level_alpha is not None and not math.isnan(result.se):  # a Holm-adjusted level: normal quantile
+        half = NormalDist().inv_cdf(1 - level_alpha / 2) * result.se
+        lo, hi = result.mean - half, result.mean + half
+    return dict(diff=result.mean, lo=lo, hi=hi, p=result.p, se=result.se)
 
 
 def holm(p_values: list, alpha: float = 0.05) -> tuple[list, list]:
