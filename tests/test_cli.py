@@ -377,9 +377,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = [f"R{i}" for i in range(1, 21)] + [f"V{i}" for i in range(1, 13)]
 # Files that must cite docs/rules.md, never the rules' old home outside the project.
 # (At the merge of issue 11 this becomes the whole tree.)
-CITING_FILES = ["README.md", "docs/rules.md", "docs/trace.md", "tests/test_cli.py", "tests/test_rules.py",
-                "tests/helpers.py", "tests/conftest.py", *sorted(str(p.relative_to(ROOT))
-                                                                  for p in (ROOT / "idiotsim" / "cli").glob("*.py"))]
+CITING_FILES = sorted(str(p.relative_to(ROOT)) for folder in ("idiotsim", "strategies", "tests", "docs", "reports",
+                                                                 "benchmarks")
+                      for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md", ".toml")) + ["README.md"]
 
 
 def test_rules_document_defines_every_rule_id():
