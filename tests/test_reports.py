@@ -342,6 +342,7 @@ def test_check_finds_every_stale_missing_or_extra_report_file(tmp_path, capsys):
     csv.write_bytes(csv.read_bytes().replace(b"0", b"1", 1))  # one stale byte
     (specs / "small.png").unlink()
     write(specs, "old.md", "a report whose spec is gone\n")
+    write(specs, "tuned.md", "a report made by idiotsim optimize, not by report --all\n")  # not checked
     code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
     listed = [line.strip() for line in out.splitlines()[1:]]
     assert code == 1 and listed == [str(specs / name) for name in ("old.md", "small.csv", "small.png")], out
