@@ -1,0 +1,388 @@
+"""Positions for ``idiotsim analyze``: what one seat knows at a decision (``Position``), read from
+and written to a hand-entered TOML position file, checked for consistency field by field."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from idiotsim import observation as ob
+from idiotsim.cards import RANK_NAMES, RANK_OF_NAME, TEN
+from idiotsim.errors import UserError
+from idiotsim.observation import NR
+from idiotsim.rules import Rules, _coerce, read_toml
+
+HAND_AFTER_REFILL = 3  # R13: every play is followed by a refill to 3 while the talon lasts
+ROW = 3  # face-up and blind cards dealt per seat (R5)
+
+
+@dataclass
+class Position:
+    """What the deciding seat knows: rules, observation, own hand, and the pile in order when known
+    (bottom first, ranks) for the display."""
+    rules: Rules
+    obs: np.ndarray
+    hand: np.ndarray
+    pile: list | None = None
+    origin: str = ""
+
+    @property
+    def seat(self) -> int:
+        return int(self.obs[ob.SEAT])
+
+    @property
+    def decision(self) -> int:
+        return int(self.obs[ob.DECISION])
+
+
+# ---- positions from a file -----------------------------------------------------------------
+
+def _ranks(value, name: str) -> list[int]:
+    """A list of rank names (``"10"``, ``"K"``) as rank ids."""
+    if not isinstance(value, list):
+        raise UserError(f"position field {name}: a list of ranks like [\"3\", \"10\", \"K\"], got {value!r}")
+    ranks = []
+    for item in value:
+        text = str(item).strip().upper()
+        if text not in RANK_OF_NAME:
+            raise UserError(f"position field {name}: unknown rank {item!r} (ranks: {', '.join(RANK_NAMES)})")
+        ranks.append(RANK_OF_NAME[text])
+    return ranks
+
+
+def _rank(value, name: str) -> int:
+    return _ranks([value], name)[0]
+
+
+def _count(table: dict, key: str, name: str, default=None, low: int = 0, high: int = 10 ** 6) -> int:
+    value = table.get(key, default)
+    if value is None:
+        raise UserError(f"position field {name} is missing")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise UserError(f"position field {name} must be an integer {low}..{high}, got {value!r}")
+    return value
+
+
+def _table(data: dict, key: str, name: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise UserError(f"position field {name} must be a table")
+    return value
+
+
+def _check_keys(table: dict, allowed: tuple, name: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise UserError(f"position field {name}.{key} is unknown; fields of {name}: {', '.join(allowed)}")
+
+
+def _rules_of(data: dict) -> Rules:
+    values = {}
+    for key, value in _table(data, "rules", "rules").items():
+        values[key] = _coerce(key, value)
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise UserError("position field seats is missing: one [[seats]] table per player, in seat order")
+    if "players" in values and values["players"] != len(seats):
+        raise UserError(f"position field rules.players = {values['players']} but {len(seats)} [[seats]] are given")
+    values["players"] = len(seats)
+    try:
+        return Rules(**values)
+    except TypeError as e:
+        raise UserError(f"position field rules: {e}") from None
+
+
+SEAT_FIELDS = ("faceup", "hand", "blind", "known", "place")
+POSITION_FIELDS = ("seat", "hand", "decision", "round", "actions", "starter", "must_play")
+PILE_FIELDS = ("cards", "top", "run", "burned", "talon")
+
+
+def position_from_file(path: str) -> Position:
+    """A hand-entered position (TOML, README "analyze"); an inconsistent one is a UserError naming
+    the field."""
+    try:
+        return position_from_dict(read_toml(path, "position file"))
+    except UserError as e:
+        message = str(e)
+        raise UserError(message if path in message else f"{path}: {message}") from None
+
+
+def position_from_dict(data: dict) -> Position:
+    for key in data:
+        if key not in ("rules", "position", "pile", "seats"):
+            raise UserError(f"position field {key} is unknown; tables: rules, position, pile, seats")
+    rules = _rules_of(data)
+    me = _table(data, "position", "position")
+    _check_keys(me, POSITION_FIELDS, "position")
+    n = rules.players
+    seat = _count(me, "seat", "position.seat", high=n - 1)
+    decision = str(me.get("decision", "turn")).lower()
+    if decision not in ("turn", "swap"):
+        raise UserError(f"position field position.decision must be \"turn\" or \"swap\", got {decision!r}")
+    hand = np.bincount(_ranks(me.get("hand", []), "position.hand"), minlength=NR).astype(np.int64)
+    obs = np.zeros(ob.OBS_SIZE, np.int64)
+    ob.rules_to_header(rules, obs)
+    obs[ob.SEAT] = seat
+    obs[ob.ROUND] = _count(me, "round", "position.round", 1, 1, rules.rounds)
+    obs[ob.ACTIONS] = _count(me, "actions", "position.actions", 0, 0, rules.action_limit - 1)
+    obs[ob.PILE_TOP] = obs[ob.MUST_PLAY] = -1
+    obs[ob.LEGAL] = ob.ALL_RANKS
+    seats = data["seats"]
+    if decision == "swap":
+        _fill_swap(obs, hand, seats, seat, rules)
+        return Position(rules, obs, hand, None, origin="position file")
+    pile = _fill_turn(obs, hand, rules, data, me, seats, seat)
+    return Position(rules, obs, hand, pile, origin="position file")
+
+
+def _fill_swap(obs, hand, seats, seat, rules) -> None:
+    """R6: the seat sees only its own 3 hand and 3 face-up cards; nobody has started yet."""
+    obs[ob.DECISION] = ob.SWAP
+    obs[ob.STARTER] = -1
+    obs[ob.TALON_SIZE] = rules.num_cards - 3 * ROW * rules.players  # R5
+    if hand.sum() != ROW:
+        raise UserError(f"position field position.hand: the swap (R6) holds {ROW} hand cards, got {hand.sum()}")
+    own = seats[seat] if isinstance(seats[seat], dict) else {}
+    faceup = _ranks(own.get("faceup", []), f"seats[{seat}].faceup")
+    if len(faceup) != ROW:
+        raise UserError(f"position field seats[{seat}].faceup: the swap (R6) shows {ROW} face-up cards, "
+                        f"got {len(faceup)}")
+    row = ob.FACEUP + seat * NR
+    obs[row: row + NR] = np.bincount(faceup, minlength=NR)
+    _check_deck_counts(obs, hand, None)
+
+
+def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
+    n = rules.players
+    pile_table = _table(data, "pile", "pile")
+    _check_keys(pile_table, PILE_FIELDS, "pile")
+    for s, entry in enumerate(seats):
+        if not isinstance(entry, dict):
+            raise UserError(f"position field seats[{s}] must be a table")
+        _check_keys(entry, SEAT_FIELDS, f"seats[{s}]")
+        faceup = _ranks(entry.get("faceup", []), f"seats[{s}].faceup")
+        known = _ranks(entry.get("known", []), f"seats[{s}].known")
+        blind_present = _blind_present(entry.get("blind"), f"seats[{s}].blind")
+        blind = sum(blind_present)
+        place = _count(entry, "place", f"seats[{s}].place", 0, 0, n)
+        hand_size = int(hand.sum()) if s == seat and "hand" not in entry else _count(entry, "hand", f"seats[{s}].hand")
+        if len(faceup) > ROW:
+            raise UserError(f"position field seats[{s}].faceup: at most {ROW} face-up cards (R5), got {len(faceup)}")
+        if len(known) > hand_size:
+            raise UserError(f"position field seats[{s}].known: {len(known)} known cards in a hand of {hand_size}")
+        if s == seat and hand_size != hand.sum():
+            raise UserError(f"position field seats[{s}].hand: {hand_size} but position.hand lists {hand.sum()} cards")
+        if s == seat and np.any(np.bincount(known, minlength=NR) > hand):
+            raise UserError(f"position field seats[{s}].known: cards known to be in the hand are not in position.hand")
+        holds = hand_size + len(faceup) + blind
+        if place and holds:
+            raise UserError(f"position field seats[{s}].place: a seat that is out (place {place}) holds no cards")
+        if not place and not holds:
+            raise UserError(f"position field seats[{s}]: a seat with no cards is out: give its place")
+        if blind < ROW and faceup:
+            raise UserError(f"position field seats[{s}].blind: blind cards are flipped only once the face-up "
+                            "row is gone (R13)")
+        obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR] = np.bincount(faceup, minlength=NR)
+        obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR] = np.bincount(known, minlength=NR)
+        obs[ob.BLIND_PRESENT + ROW * s: ob.BLIND_PRESENT + ROW * (s + 1)] = blind_present
+        obs[ob.HAND_SIZE + s] = hand_size
+        obs[ob.FACEUP_SIZE + s] = len(faceup)
+        obs[ob.BLIND_SIZE + s] = blind
+        obs[ob.PLACE + s] = place
+    talon = _count(pile_table, "talon", "pile.talon", 0)
+    obs[ob.TALON_SIZE] = talon
+    _check_places(obs, n)
+    _check_talon(obs, n, talon)
+    pile = _fill_pile(obs, rules, pile_table)
+    _fill_turn_header(obs, hand, rules, me, seat)
+    _check_deck_counts(obs, hand, rules)
+    return pile
+
+
+def _blind_present(value, name: str) -> list[int]:
+    """A seat's blind row: a count k (the cards still lying are the last k positions, as a player
+    flipping from the left leaves them), or 3 flags, 1 where a card lies."""
+    if isinstance(value, list):
+        if len(value) != ROW or any(v not in (0, 1) or isinstance(v, bool) for v in value):
+            raise UserError(f"position field {name}: a count 0..{ROW} or {ROW} flags like [0, 1, 1], got {value!r}")
+        return [int(v) for v in value]
+    count = _count({"blind": value}, "blind", name, high=ROW)
+    return [0] * (ROW - count) + [1] * count
+
+
+def _check_places(obs, n) -> None:
+    places = sorted(int(p) for p in obs[ob.PLACE: ob.PLACE + n] if p)
+    if places != list(range(1, len(places) + 1)):
+        raise UserError(f"position field seats[].place: the places of the seats that are out must be 1..k, "
+                        f"one each, got {places}")
+    if len(places) >= n - 1:
+        raise UserError("position field seats[].place: the round is over (at most one seat still holds cards)")
+
+
+def _check_talon(obs, n, talon) -> None:
+    if talon == 0:
+        return
+    for s in range(n):
+        if obs[ob.PLACE + s] == 0 and obs[ob.HAND_SIZE + s] < HAND_AFTER_REFILL:
+            raise UserError(f"position field seats[{s}].hand: {obs[ob.HAND_SIZE + s]} cards while the talon "
+                            f"holds {talon} (R13: hands are refilled to {HAND_AFTER_REFILL} while it lasts)")
+        if obs[ob.FACEUP_SIZE + s] < ROW or obs[ob.BLIND_SIZE + s] < ROW:
+            raise UserError(f"position field seats[{s}]: face-up or blind cards played while the talon holds "
+                            f"{talon} (R13)")
+
+
+def _fill_pile(obs, rules, pile_table) -> list | None:
+    """The pile: `cards` (bottom first) fixes the top and the run; or counts with `top` and `run`."""
+    burned = _ranks(pile_table.get("burned", []), "pile.burned")
+    obs[ob.BURNED: ob.BURNED + NR] = np.bincount(burned, minlength=NR)
+    cards = _ranks(pile_table.get("cards", []), "pile.cards")
+    ordered = "top" not in pile_table and "run" not in pile_table
+    if cards and ordered:
+        top = cards[-1]
+        run = len(cards) - next((i for i in range(len(cards) - 1, -1, -1) if cards[i] != top), -1) - 1
+    elif cards:
+        top = _rank(pile_table.get("top"), "pile.top") if "top" in pile_table else None
+        if top is None:
+            raise UserError("position field pile.top is missing (with pile.run, pile.cards is read as counts)")
+        run = _count(pile_table, "run", "pile.run", 1, 1, len(cards))
+        if cards.count(top) < run:
+            raise UserError(f"position field pile.top: the pile holds {cards.count(top)} {RANK_NAMES[top]}, "
+                            f"fewer than run = {run}")
+    else:
+        if "top" in pile_table or "run" in pile_table:
+            raise UserError("position field pile.top: an empty pile (no pile.cards) has no top")
+        return []
+    if top == TEN:
+        raise UserError("position field pile.top: a 10 burns the pile (R12), it is never the top card")
+    if run >= 4 or (rules.six_burn and top == RANK_OF_NAME["6"] and run >= rules.six_burn):
+        raise UserError(f"position field pile.run: {run} cards of {RANK_NAMES[top]} on top would have burned (R16.2)")
+    obs[ob.PILE_TOP] = top
+    obs[ob.PILE_RUN] = run
+    obs[ob.PILE_SIZE] = len(cards)
+    obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR] = np.bincount(cards, minlength=NR)
+    from idiotsim.reference import legal_ranks
+    obs[ob.LEGAL] = legal_ranks(top, rules)
+    return cards if ordered else None
+
+
+def _fill_turn_header(obs, hand, rules, me, seat) -> None:
+    n = rules.players
+    if obs[ob.PLACE + seat]:
+        raise UserError(f"position field position.seat: seat {seat} is out already")
+    if obs[ob.HAND_SIZE + seat]:
+        source = ob.SRC_HAND
+    elif obs[ob.FACEUP_SIZE + seat]:
+        source = ob.SRC_FACEUP
+    else:
+        raise UserError(f"position field position.seat: seat {seat} plays from the blind row, a flip with no "
+                        "choice to judge (R15)")
+    obs[ob.DECISION] = ob.TURN
+    obs[ob.SOURCE] = source
+    obs[ob.STARTER] = _count(me, "starter", "position.starter", seat, 0, n - 1)
+    pile_size = obs[ob.PILE_SIZE]
+    obs[ob.CAN_PICKUP] = int(pile_size > 0)
+    obs[ob.CAN_CHANCE] = int(rules.chance and source == ob.SRC_HAND and obs[ob.TALON_SIZE] > 0 and pile_size > 0)
+    if "must_play" in me:
+        obs[ob.MUST_PLAY] = _rank(me["must_play"], "position.must_play")
+        if not rules.opening_lowest or pile_size or obs[ob.BURNED: ob.BURNED + NR].any():
+            raise UserError("position field position.must_play: only the opening play under V12 has a rank to play")
+    if not _has_legal_play(obs, hand) and not obs[ob.CAN_PICKUP]:
+        raise UserError("position field position.hand: the seat can neither play nor pick up")
+
+
+def _has_legal_play(obs, hand) -> bool:
+    held = hand if obs[ob.SOURCE] == ob.SRC_HAND else obs[ob.FACEUP + obs[ob.SEAT] * NR: ob.FACEUP + (obs[ob.SEAT] + 1) * NR]
+    return any(held[r] and obs[ob.LEGAL] >> r & 1 for r in range(NR))
+
+
+def _check_deck_counts(obs, hand, rules: Rules | None) -> None:
+    """Per rank, the cards in sight fit the deck; at a turn, every card of the deck is somewhere."""
+    decks = int(obs[ob.DECKS])
+    n = int(obs[ob.PLAYERS])
+    seen = hand + obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR] + obs[ob.BURNED: ob.BURNED + NR]
+    for s in range(n):
+        seen = seen + obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR]
+        if s != obs[ob.SEAT]:
+            seen = seen + obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]
+    over = np.flatnonzero(seen > 4 * decks)
+    if over.size:
+        r = int(over[0])
+        raise UserError(f"position field seats/pile: {seen[r]} cards of rank {RANK_NAMES[r]} in sight, "
+                        f"the deck holds {4 * decks}")
+    if rules is None:
+        return
+    total = int(obs[ob.HAND_SIZE: ob.HAND_SIZE + n].sum() + obs[ob.FACEUP_SIZE: ob.FACEUP_SIZE + n].sum()
+                + obs[ob.BLIND_SIZE: ob.BLIND_SIZE + n].sum() + obs[ob.PILE_SIZE] + obs[ob.BURNED: ob.BURNED + NR].sum()
+                + obs[ob.TALON_SIZE])
+    if total != rules.num_cards:
+        raise UserError(f"position field pile.talon: hands, face-up, blind, pile, burned and talon hold {total} "
+                        f"cards, the deck {rules.num_cards}")
+
+
+def position_to_dict(position: Position) -> dict:
+    """The position as a position file's tables (``position_from_dict`` reads it back)."""
+    obs, rules = position.obs, position.rules
+    n = rules.players
+    seat = position.seat
+
+    def names(counts) -> list[str]:
+        return [RANK_NAMES[r] for r in range(NR) for _ in range(int(counts[r]))]
+
+    defaults = Rules(players=n)
+    data = {"rules": {k: v for k, v in rules.as_dict().items() if v != getattr(defaults, k) and v is not None}}
+    me = {"seat": seat, "hand": names(position.hand)}
+    if position.decision == ob.SWAP:
+        me["decision"] = "swap"
+        data["position"] = me
+        data["seats"] = [{"faceup": names(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])} for s in range(n)]
+        return data
+    me.update(round=int(obs[ob.ROUND]), actions=int(obs[ob.ACTIONS]), starter=int(obs[ob.STARTER]))
+    if obs[ob.MUST_PLAY] >= 0:
+        me["must_play"] = RANK_NAMES[obs[ob.MUST_PLAY]]
+    data["position"] = me
+    pile = {"burned": names(obs[ob.BURNED: ob.BURNED + NR]), "talon": int(obs[ob.TALON_SIZE])}
+    if position.pile is not None:
+        pile["cards"] = [RANK_NAMES[r] for r in position.pile]
+    else:
+        pile["cards"] = names(obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR])
+        if obs[ob.PILE_SIZE]:
+            pile.update(top=RANK_NAMES[obs[ob.PILE_TOP]], run=int(obs[ob.PILE_RUN]))
+    data["pile"] = pile
+    data["seats"] = [{"faceup": names(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR]),
+                      "hand": int(obs[ob.HAND_SIZE + s]), "blind": _blind_entry(obs, s),
+                      "known": names(obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]),
+                      "place": int(obs[ob.PLACE + s])} for s in range(n)]
+    return data
+
+
+def _blind_entry(obs, seat: int):
+    """A seat's blind row for a position file: the count when it reads back the same, else the flags."""
+    present = [int(x) for x in obs[ob.BLIND_PRESENT + ROW * seat: ob.BLIND_PRESENT + ROW * (seat + 1)]]
+    count = sum(present)
+    return count if present == [0] * (ROW - count) + [1] * count else present
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value + '"'
+    return str(value)
+
+
+def position_toml(position: Position) -> str:
+    """The position as a position file (TOML): ``analyze --save-position`` writes it."""
+    data = position_to_dict(position)
+    lines = []
+    for table in ("rules", "position", "pile"):
+        if table in data:
+            lines.append(f"[{table}]")
+            lines += [f"{key} = {_toml_value(value)}" for key, value in data[table].items()]
+            lines.append("")
+    for s, entry in enumerate(data["seats"]):
+        lines.append(f"[[seats]]  # seat {s}")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in entry.items()]
+        lines.append("")
+    return "\n".join(lines)
