@@ -18,7 +18,7 @@ import numba
 
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games
-from idiotsim.strategies import FAMILIES
+from idiotsim.strategies.registry import FAMILIES
 from idiotsim.strategy_api import load_strategies
 
 BLOCK = 512

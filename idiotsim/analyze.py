@@ -182,7 +182,7 @@ def summarize(places: np.ndarray) -> list[MoveRow]:
 
 def strategy_choices(position: Position) -> dict:
     """The move each shipped fair strategy family (search aside) would play here: name -> move."""
-    from idiotsim.strategies import FAMILIES
+    from idiotsim.strategies.registry import FAMILIES
     choices = {}
     rng = new_state(0, 0, ANALYZE_STREAM)
     for family in FAMILIES:

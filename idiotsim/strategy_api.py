@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.errors import UserError
-from idiotsim.strategies import STRATEGIES
+from idiotsim.strategies.registry import STRATEGIES
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION,  # noqa: F401 re-exported
                               ILLEGAL_CHANCE, ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,

@@ -1,24 +1,5 @@
-"""The shipped strategies: one module per family, and the registry.
+"""The shipped strategies: one module per family. The registry is ``idiotsim.strategies.registry``.
 
-``FAMILIES`` lists the families; each carries its presets (``Strategy.presets``).
-``STRATEGIES`` maps every family name and every preset name to its family's
-``Strategy``. To ship a new family, add its module's ``STRATEGY`` to ``FAMILIES``.
+This file imports nothing, so that importing one family (``idiotsim.strategies.basic``, as the
+search kernels do) does not import every other family with it.
 """
-from idiotsim.strategies import basic, counter, heuristic, randomplay, search, weighted
-
-FAMILIES = (basic.STRATEGY, randomplay.STRATEGY, heuristic.STRATEGY, counter.STRATEGY, weighted.STRATEGY,
-            search.STRATEGY, search.PERFECT_INFO)
-
-
-def names_of(families) -> dict:
-    """Family and preset names -> family; a name may be taken once only."""
-    names = {}
-    for family in families:
-        for name in (family.name, *family.presets):
-            if name in names:
-                raise ValueError(f"strategy name {name!r} of {family.name} is taken by {names[name].name}")
-            names[name] = family
-    return names
-
-
-STRATEGIES = names_of(FAMILIES)

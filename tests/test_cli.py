@@ -286,7 +286,7 @@ def test_strategies_lists_one_line_each_within_80_columns(capsys):
     out = ok(capsys, "strategies")  # stdout is not a terminal here: 80 columns
     assert max(len(line) for line in out.splitlines()) <= 80
     rows = listing_rows(out)
-    from idiotsim.strategies import STRATEGIES
+    from idiotsim.strategies.registry import STRATEGIES
     assert list(rows)[:3] == ["basic", "random", "heuristic"]  # families first, each followed by its presets
     assert set(rows) == set(STRATEGIES)
     assert rows["basic"][0] == "basic" and rows["counter"][0] == "counter"

@@ -40,7 +40,7 @@ from idiotsim.rules import Rules
 from idiotsim.simulate import play_games, trace_game
 from idiotsim.strategy_api import (CHANCE, PICKUP, SeatStrategy, Strategy, describe, load_strategies,
                                    load_strategy)
-from idiotsim.strategies import STRATEGIES
+from idiotsim.strategies.registry import STRATEGIES
 from idiotsim.strategies.cascade import p_none_drawn
 
 SEED = 20240923
