@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -54,11 +54,17 @@ class TableCards:
     talon: tuple
     burned: tuple
 
-    def seen_by(self, seat: int, known_counts) -> SeenCards:
-        """What `seat` sees: its own hand, the face-up rows, the pile and the burned cards with their
-        suits; cards known to be in a hand by rank only (`known_counts`: per seat, counts per rank)."""
-        return SeenCards(_cards_of(self.hands[seat]), tuple(_cards_of(row) for row in self.faceup),
-                         tuple(rank_cards(counts) for counts in known_counts), tuple(Card.of_code(c) for c in self.pile),
+    def seen_at(self, obs: np.ndarray) -> SeenCards:
+        """What the deciding seat of `obs` sees, with suits: its own hand, the face-up rows, the pile
+        and the burned cards (at the swap, R6: only its own six cards); the cards known to be in a
+        hand by rank only, as the observation counts them."""
+        seat, n = int(obs[ob.SEAT]), len(self.hands)
+        faceup = tuple(_cards_of(row) for row in self.faceup)
+        if obs[ob.DECISION] == ob.SWAP:
+            return SeenCards(_cards_of(self.hands[seat]), tuple(faceup[s] if s == seat else () for s in range(n)),
+                             tuple(() for _ in range(n)), (), ())
+        known = tuple(rank_cards(obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]) for s in range(n))
+        return SeenCards(_cards_of(self.hands[seat]), faceup, known, tuple(Card.of_code(c) for c in self.pile),
                          _cards_of(self.burned))
 
 
@@ -86,8 +92,7 @@ def live_table(rnd, deck) -> TableCards:
     elsewhere = Counter(c for zone in (*table.hands, *table.faceup, *table.blind, table.pile, table.talon)
                         for c in zone)
     burned = Counter(int(c) for c in deck) - elsewhere
-    return TableCards(table.hands, table.faceup, table.blind, table.pile, table.talon,
-                      tuple(sorted(burned.elements())))
+    return replace(table, burned=tuple(sorted(burned.elements())))
 
 
 @dataclass
@@ -143,16 +148,9 @@ def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: i
                         f"(decisions are {', '.join(DECISION_EVENTS)} lines)")
     decision = decisions[sum(e["action"] in DECISION_EVENTS for e in events[:line - 1])]
     obs, table = decision.obs, decision.table
-    n = rules.players
-    known = [obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR] for s in range(n)]
-    cards = table.seen_by(int(obs[ob.SEAT]), known)
-    if obs[ob.DECISION] == ob.SWAP:  # R6: the seat sees only its own six cards
-        seat = int(obs[ob.SEAT])
-        cards = SeenCards(cards.hand, tuple(row if s == seat else () for s, row in enumerate(cards.faceup)),
-                          tuple(() for _ in range(n)), (), ())
-        return Position(rules, obs, decision.hand, None, origin=f"game {game}, trace line {line}", cards=cards)
-    pile = [card_rank(c) for c in table.pile]
-    return Position(rules, obs, decision.hand, pile, origin=f"game {game}, trace line {line}", cards=cards)
+    pile = None if obs[ob.DECISION] == ob.SWAP else [card_rank(c) for c in table.pile]
+    return Position(rules, obs, decision.hand, pile, origin=f"game {game}, trace line {line}",
+                    cards=table.seen_at(obs))
 
 
 # ---- the moves and their judgement ---------------------------------------------------------
