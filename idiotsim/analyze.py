@@ -5,6 +5,10 @@ samples everything else, ``idiotsim.search.determinize``). It comes from a repla
 (`position_from_game`: the decision on one trace line) or from a hand-entered TOML file
 (`position_from_file`, checked for consistency field by field).
 
+A replayed game is played on the reference engine, which keeps every physical card (a card code,
+suit included): at each decision `replay_decisions` records where each card of the round lies
+(`TableCards`), and the position shows the cards the seat sees with their suits (`SeenCards`).
+
 `judge` plays every legal move on the same sampled states (common random numbers) and keeps the
 K x moves matrix of places; `summarize` turns it into mean places and win rates with 95% CIs, and
 each move's paired difference to the best move with a 95% CI over the K samples.
@@ -12,7 +16,8 @@ each move's paired difference to the best move with a 95% CI over the K samples.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -25,8 +30,8 @@ from idiotsim.observation import NR
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
 from idiotsim.stats import Moments, mean_interval, rate_interval
-from idiotsim.position_file import (Position, position_from_dict, position_from_file, position_to_dict,
-                                    position_toml)
+from idiotsim.position_file import (Card, Position, SeenCards, position_from_dict, position_from_file,
+                                    position_to_dict, position_toml, rank_cards, seen_cards)
 from idiotsim.toolkit import CHANCE, PICKUP
 
 DECISION_EVENTS = ("swap", "play", "pickup")  # a trace line of one of these is one decision
@@ -37,9 +42,70 @@ PRECISION_BATCH = 200  # rollouts per batch with --precision
 
 # ---- positions of replayed games -----------------------------------------------------------
 
-def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: int) -> Position:
-    """The decision on trace line `line` (1-based, as ``idiotsim trace`` numbers its lines) of the
-    match `decks` played by `seats` on the reference engine."""
+@dataclass(frozen=True)
+class TableCards:
+    """Where every card (code) of the round lies at one decision of a replayed game: each seat's
+    hand, face-up row and blind cards still lying, the pile (bottom first), the talon (next draw
+    first) and the burned cards. Together they are the round's deck, each card once."""
+    hands: tuple
+    faceup: tuple
+    blind: tuple
+    pile: tuple
+    talon: tuple
+    burned: tuple
+
+    def seen_at(self, obs: np.ndarray) -> SeenCards:
+        """What the deciding seat of `obs` sees, with suits: its own hand, the face-up rows, the pile
+        and the burned cards (at the swap, R6: only its own six cards); the cards known to be in a
+        hand by rank only, as the observation counts them."""
+        seat, n = int(obs[ob.SEAT]), len(self.hands)
+        faceup = tuple(_cards_of(row) for row in self.faceup)
+        if obs[ob.DECISION] == ob.SWAP:
+            return SeenCards(_cards_of(self.hands[seat]), tuple(faceup[s] if s == seat else () for s in range(n)),
+                             tuple(() for _ in range(n)), (), ())
+        known = tuple(rank_cards(obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]) for s in range(n))
+        return SeenCards(_cards_of(self.hands[seat]), faceup, known, tuple(Card.of_code(c) for c in self.pile),
+                         _cards_of(self.burned))
+
+
+def _cards_of(codes) -> tuple:
+    return tuple(Card.of_code(c) for c in sorted(codes))
+
+
+def dealt_table(deck, players: int) -> TableCards:
+    """R5: blind, then face-up, then hand, three each by seat; the rest is the talon."""
+    deck = [int(c) for c in deck]
+    n = players
+
+    def rows(start: int) -> tuple:
+        return tuple(tuple(deck[start + 3 * p: start + 3 * p + 3]) for p in range(n))
+
+    return TableCards(rows(6 * n), rows(3 * n), rows(0), (), tuple(deck[9 * n:]), ())
+
+
+def live_table(rnd, deck) -> TableCards:
+    """The cards of a live reference `Round`; the burned cards are the deck's cards found nowhere else."""
+    players = rnd.players
+    table = TableCards(tuple(tuple(p.hand) for p in players), tuple(tuple(p.faceup) for p in players),
+                       tuple(tuple(c for c in p.blind if c is not None) for p in players), tuple(rnd.pile),
+                       tuple(rnd.talon), ())
+    elsewhere = Counter(c for zone in (*table.hands, *table.faceup, *table.blind, table.pile, table.talon)
+                        for c in zone)
+    burned = Counter(int(c) for c in deck) - elsewhere
+    return replace(table, burned=tuple(sorted(burned.elements())))
+
+
+@dataclass
+class Decision:
+    """One decision of a replayed game: the seat's observation and hand counts, and the table's cards."""
+    obs: np.ndarray
+    hand: np.ndarray
+    table: TableCards
+
+
+def replay_decisions(rules: Rules, seats, decks, seed: int, game: int) -> tuple[list, list]:
+    """The match `decks` played by `seats` on the reference engine: its trace events and its
+    decisions in order (one per decision event: swap, play, pickup)."""
     from idiotsim.reference import play_match
     from idiotsim.strategy_api import SeatStrategy, Strategy
 
@@ -47,11 +113,17 @@ def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: i
     events = []
     live = {}
 
+    def table_now(obs) -> TableCards:
+        round_no = int(obs[ob.ROUND])
+        deck = decks[round_no - 1]
+        rnd = live.get("round")
+        if rnd is None or rnd.round_no != round_no:  # the round's first swap: no event of it yet
+            return dealt_table(deck, rules.players)
+        return live_table(rnd, deck)
+
     def recorder(seat_strategy):
         def decide(obs, hand, params, rng):
-            rnd = live.get("round")
-            pile = [card_rank(c) for c in rnd.pile] if rnd is not None and obs[ob.DECISION] != ob.SWAP else None
-            decisions.append((obs.copy(), hand.copy(), pile))
+            decisions.append(Decision(obs.copy(), hand.copy(), table_now(obs)))
             return seat_strategy.decide.py_func(obs, hand, params, rng)
         wrapped = Strategy(name=seat_strategy.label, decide=SimpleNamespace(py_func=decide), description="")
         return SeatStrategy(seat_strategy.label, wrapped, seat_strategy.params)
@@ -61,15 +133,24 @@ def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: i
         events.append(event)
 
     play_match(decks, rules, [recorder(s) for s in seats], seed, game, observer=observer)
+    return events, decisions
+
+
+def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: int) -> Position:
+    """The decision on trace line `line` (1-based, as ``idiotsim trace`` numbers its lines) of the
+    match `decks` played by `seats` on the reference engine, with the cards the seat sees."""
+    events, decisions = replay_decisions(rules, seats, decks, seed, game)
     if not 1 <= line <= len(events):
         raise UserError(f"--action {line}: the game's trace has lines 1..{len(events)}")
     event = events[line - 1]
     if event["action"] not in DECISION_EVENTS:
         raise UserError(f"--action {line}: trace line {line} is an {event['action']!r} event, not a decision "
                         f"(decisions are {', '.join(DECISION_EVENTS)} lines)")
-    index = sum(e["action"] in DECISION_EVENTS for e in events[:line - 1])
-    obs, hand, pile = decisions[index]
-    return Position(rules, obs, hand, pile, origin=f"game {game}, trace line {line}")
+    decision = decisions[sum(e["action"] in DECISION_EVENTS for e in events[:line - 1])]
+    obs, table = decision.obs, decision.table
+    pile = None if obs[ob.DECISION] == ob.SWAP else [card_rank(c) for c in table.pile]
+    return Position(rules, obs, decision.hand, pile, origin=f"game {game}, trace line {line}",
+                    cards=table.seen_at(obs))
 
 
 # ---- the moves and their judgement ---------------------------------------------------------
@@ -201,40 +282,58 @@ def canonical_swap(move: int) -> int:
 
 # ---- the position as a person sees it --------------------------------------------------------
 
-def _cards(counts) -> str:
-    ranks = [r for r in sorted(range(NR), key=lambda r: BASIC_KEY[r]) for _ in range(int(counts[r]))]
-    return " ".join(RANK_NAMES[r] for r in ranks) or "-"
+def _shown(cards, symbols: bool) -> str:
+    """Cards as a hand is held: basic's key (3 ... A 2 10), then suit; ``-`` for none."""
+    ordered = sorted(cards, key=lambda c: (BASIC_KEY[c.rank], c.sort_key()))
+    return " ".join(c.text(symbols) for c in ordered) or "-"
 
 
-def position_lines(position: Position) -> list[str]:
+def _pile_line(position: Position, seen: SeenCards, symbols: bool) -> str:
     obs = position.obs
+    if obs[ob.PILE_SIZE] == 0:
+        return "  pile: empty"
+    if position.pile is not None:
+        return f"  pile ({obs[ob.PILE_SIZE]}, top first): " + " ".join(c.text(symbols) for c in reversed(seen.pile))
+    return (f"  pile ({obs[ob.PILE_SIZE]}): {_shown(seen.pile, symbols)}; top "
+            f"{RANK_NAMES[obs[ob.PILE_TOP]]} x{obs[ob.PILE_RUN]}")
+
+
+def position_lines(position: Position, symbols: bool = True) -> list[str]:
+    """The position as the deciding seat sees it at the table: suits where known (``10♥``, or
+    ``10H`` without `symbols`), hidden cards as counts."""
+    obs = position.obs
+    seen = seen_cards(position)
     n = int(obs[ob.PLAYERS])
     seat = position.seat
     lines = [f"position: {position.origin}; {n} players, seat {seat} to "
              + ("swap (R6)" if position.decision == ob.SWAP else "play")]
     if position.decision == ob.SWAP:
-        lines.append(f"  seat {seat}: face-up {_cards(obs[ob.FACEUP + seat * NR: ob.FACEUP + (seat + 1) * NR])}"
-                     f" | hand {_cards(position.hand)}")
+        lines.append(f"  seat {seat}: face-up {_shown(seen.faceup[seat], symbols)} | hand {_shown(seen.hand, symbols)}")
         return lines
-    if obs[ob.PILE_SIZE] == 0:
-        lines.append("  pile: empty")
-    elif position.pile is not None:
-        lines.append(f"  pile ({obs[ob.PILE_SIZE]}, bottom to top): " + " ".join(RANK_NAMES[r] for r in position.pile))
-    else:
-        lines.append(f"  pile ({obs[ob.PILE_SIZE]}): {_cards(obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR])}; top "
-                     f"{RANK_NAMES[obs[ob.PILE_TOP]]} x{obs[ob.PILE_RUN]}")
-    lines.append(f"  talon: {obs[ob.TALON_SIZE]}   burned: {_cards(obs[ob.BURNED: ob.BURNED + NR])}")
+    lines.append(_pile_line(position, seen, symbols))
+    lines.append(f"  talon: {obs[ob.TALON_SIZE]}   burned: {_shown(seen.burned, symbols)}")
     for s in range(n):
         marker = ">" if s == seat else " "
         if obs[ob.PLACE + s]:
             lines.append(f"{marker} seat {s}: out, place {obs[ob.PLACE + s]}")
             continue
-        known = obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]
-        hand = (f"hand {_cards(position.hand)}" if s == seat else
-                f"hand {obs[ob.HAND_SIZE + s]}" + (f" (known: {_cards(known)})" if known.any() else ""))
-        lines.append(f"{marker} seat {s}: face-up {_cards(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])}"
-                     f" | {hand} | blind {obs[ob.BLIND_SIZE + s]}")
+        hand = (f"hand {_shown(seen.hand, symbols)}" if s == seat else
+                f"hand {obs[ob.HAND_SIZE + s]}" + (f" (known: {_shown(seen.known[s], symbols)})" if seen.known[s] else ""))
+        lines.append(f"{marker} seat {s}: face-up {_shown(seen.faceup[s], symbols)} | {hand} | blind {obs[ob.BLIND_SIZE + s]}")
     return lines
+
+
+def cards_json(position: Position) -> dict:
+    """The cards the seat sees, as position-file codes (``10H``, or ``10`` when the suit is not known)."""
+    seen = seen_cards(position)
+
+    def codes(cards) -> list[str]:
+        return [c.text() for c in sorted(cards, key=lambda c: (BASIC_KEY[c.rank], c.sort_key()))]
+
+    return {"hand": codes(seen.hand), "faceup": [codes(row) for row in seen.faceup],
+            "known": [codes(row) for row in seen.known],
+            "pile_top_first": [c.text() for c in reversed(seen.pile)] if position.pile is not None else codes(seen.pile),
+            "pile_in_order": position.pile is not None, "burned": codes(seen.burned)}
 
 
 def analysis(position: Position, rollouts: int | None, precision: float | None, seed: int = 0) -> dict:
@@ -256,6 +355,7 @@ def analysis(position: Position, rollouts: int | None, precision: float | None, 
 def analysis_json(position: Position, result: dict) -> dict:
     return {
         "position": position_to_dict(position),
+        "cards": cards_json(position),
         "rollouts": int(result["places"].shape[0]),
         "moves": [dict(move=move_name(int(m), position), code=int(m), mean_place=r.mean_place,
                        mean_place_ci=[r.place_lo, r.place_hi], win_rate=r.win_rate, win_rate_ci=[r.win_lo, r.win_hi],
@@ -283,4 +383,4 @@ def table_rows(position: Position, result: dict) -> list[list[str]]:
 
 __all__ = ["Position", "position_from_game", "position_from_file", "position_from_dict", "position_to_dict",
            "position_toml", "legal_moves", "judge", "judge_to_precision", "summarize", "strategy_choices", "analysis",
-           "analysis_json", "position_lines", "table_rows", "move_name"]
+           "analysis_json", "position_lines", "table_rows", "move_name", "replay_decisions", "TableCards", "cards_json"]

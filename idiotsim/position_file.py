@@ -1,13 +1,18 @@
 """Positions for ``idiotsim analyze``: what one seat knows at a decision (``Position``), read from
-and written to a hand-entered TOML position file, checked for consistency field by field."""
+and written to a hand-entered TOML position file, checked for consistency field by field.
+
+A card in a position file is a rank (``"10"``) or a rank with its suit (``"10H"``, ``"10♥"``); the
+position keeps the cards as given (``SeenCards``) so that the display shows suits where known."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from idiotsim import observation as ob
-from idiotsim.cards import RANK_NAMES, RANK_OF_NAME, TEN
+from idiotsim.cards import RANK_NAMES, RANK_OF_NAME, SUIT_NAMES, SUIT_SYMBOLS, TEN
 from idiotsim.errors import UserError
 from idiotsim.observation import NR
 from idiotsim.rules import Rules, _coerce, read_toml
@@ -16,15 +21,55 @@ HAND_AFTER_REFILL = 3  # R13: every play is followed by a refill to 3 while the 
 ROW = 3  # face-up and blind cards dealt per seat (R5)
 
 
+SUIT_OF_TEXT = {**{name: i for i, name in enumerate(SUIT_NAMES)}, **{sym: i for i, sym in enumerate(SUIT_SYMBOLS)}}
+
+
+class Card(NamedTuple):
+    """A card as a person at the table knows it: its rank, and its suit (an index into SUIT_NAMES)
+    when known."""
+    rank: int
+    suit: int | None = None
+
+    @classmethod
+    def of_code(cls, code: int) -> Card:
+        return cls(code // 4, code % 4)
+
+    @property
+    def code(self) -> int | None:
+        return None if self.suit is None else self.rank * 4 + self.suit
+
+    def text(self, symbols: bool = False) -> str:
+        """``10H`` (``10♥`` with symbols), or ``10`` when the suit is not known."""
+        if self.suit is None:
+            return RANK_NAMES[self.rank]
+        return RANK_NAMES[self.rank] + (SUIT_SYMBOLS if symbols else SUIT_NAMES)[self.suit]
+
+    def sort_key(self) -> tuple:
+        return self.rank, -1 if self.suit is None else self.suit
+
+
+@dataclass(frozen=True)
+class SeenCards:
+    """The cards the deciding seat sees, as Cards: its own hand, every seat's face-up and known
+    cards (tuples per seat), the pile (bottom first when its order is known) and the burned cards.
+    Hidden cards (other hands, blind rows, the talon) are not here: only their counts are seen."""
+    hand: tuple
+    faceup: tuple
+    known: tuple
+    pile: tuple
+    burned: tuple
+
+
 @dataclass
 class Position:
-    """What the deciding seat knows: rules, observation, own hand, and the pile in order when known
-    (bottom first, ranks) for the display."""
+    """What the deciding seat knows: rules, observation, own hand, the pile in order when known
+    (bottom first, ranks), and the cards with their suits where known (``seen_cards``)."""
     rules: Rules
     obs: np.ndarray
     hand: np.ndarray
     pile: list | None = None
     origin: str = ""
+    cards: SeenCards | None = None
 
     @property
     def seat(self) -> int:
@@ -35,23 +80,86 @@ class Position:
         return int(self.obs[ob.DECISION])
 
 
+def rank_cards(counts) -> tuple:
+    """Cards of unknown suit from counts per rank, lowest rank id first."""
+    return tuple(Card(r) for r in range(NR) for _ in range(int(counts[r])))
+
+
+def seen_cards(position: Position) -> SeenCards:
+    """The position's cards: with suits where they are known, else ranks from the observation."""
+    if position.cards is not None:
+        return position.cards
+    obs = position.obs
+    n = int(obs[ob.PLAYERS])
+
+    def row(start: int, s: int) -> tuple:
+        return rank_cards(obs[start + s * NR: start + (s + 1) * NR])
+
+    pile = (tuple(Card(r) for r in position.pile) if position.pile is not None
+            else rank_cards(obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR]))
+    return SeenCards(rank_cards(position.hand), tuple(row(ob.FACEUP, s) for s in range(n)),
+                     tuple(row(ob.KNOWN, s) for s in range(n)), pile, rank_cards(obs[ob.BURNED: ob.BURNED + NR]))
+
+
 # ---- positions from a file -----------------------------------------------------------------
 
-def _ranks(value, name: str) -> list[int]:
-    """A list of rank names (``"10"``, ``"K"``) as rank ids."""
+def _card(item, name: str) -> Card:
+    """A rank (``"10"``) or a rank with its suit (``"10H"``, ``"10♥"``)."""
+    text = str(item).strip().upper()
+    if text in RANK_OF_NAME:
+        return Card(RANK_OF_NAME[text])
+    if text[:-1] in RANK_OF_NAME and text[-1:] in SUIT_OF_TEXT:
+        return Card(RANK_OF_NAME[text[:-1]], SUIT_OF_TEXT[text[-1:]])
+    raise UserError(f"position field {name}: unknown card {item!r} (a rank {', '.join(RANK_NAMES)}, "
+                    f"with or without a suit C, D, H, S: \"10\" or \"10H\")")
+
+
+def _cards(value, name: str) -> list[Card]:
+    """A list of cards, each with or without its suit."""
     if not isinstance(value, list):
-        raise UserError(f"position field {name}: a list of ranks like [\"3\", \"10\", \"K\"], got {value!r}")
-    ranks = []
-    for item in value:
-        text = str(item).strip().upper()
-        if text not in RANK_OF_NAME:
-            raise UserError(f"position field {name}: unknown rank {item!r} (ranks: {', '.join(RANK_NAMES)})")
-        ranks.append(RANK_OF_NAME[text])
-    return ranks
+        raise UserError(f"position field {name}: a list of cards like [\"3\", \"10H\", \"K\"], got {value!r}")
+    return [_card(item, name) for item in value]
+
+
+def _ranks(cards: list[Card]) -> list[int]:
+    return [c.rank for c in cards]
 
 
 def _rank(value, name: str) -> int:
-    return _ranks([value], name)[0]
+    """A rank alone (``pile.top``, ``position.must_play``)."""
+    text = str(value).strip().upper()
+    if text not in RANK_OF_NAME:
+        raise UserError(f"position field {name}: unknown rank {value!r} (ranks: {', '.join(RANK_NAMES)})")
+    return RANK_OF_NAME[text]
+
+
+def _check_cards_once(fields: list[tuple[str, list[Card]]], decks: int) -> None:
+    """Every card given with its suit lies in one place: at most `decks` copies over all fields."""
+    first_field: dict = {}
+    seen: Counter = Counter()
+    for name, cards in fields:
+        for card in cards:
+            if card.suit is None:
+                continue
+            seen[card] += 1
+            first_field.setdefault(card, name)
+            if seen[card] > decks:
+                copies = "twice" if seen[card] == 2 else f"{seen[card]} times"
+                raise UserError(f"position field {name}: card {card.text()} is given {copies} (also in "
+                                f"{first_field[card]}), the deck{'s hold' if decks > 1 else ' holds'} {decks}")
+
+
+def _check_known_in_hand(known: list[Card], hand: list[Card], name: str) -> None:
+    """The deciding seat's known cards are cards of its hand: a known card with a suit is that hand
+    card, or a hand card given without its suit."""
+    left = list(hand)
+    for card in sorted(known, key=lambda c: c.suit is None):  # suited first: they need their own card
+        match = next((c for c in left if c == card), None) or next(
+            (c for c in left if c.rank == card.rank and (c.suit is None or card.suit is None)), None)
+        if match is None:
+            raise UserError(f"position field {name}: {card.text()} is known to be in the hand but position.hand "
+                            "does not hold it")
+        left.remove(match)
 
 
 def _count(table: dict, key: str, name: str, default=None, low: int = 0, high: int = 10 ** 6) -> int:
@@ -119,7 +227,8 @@ def position_from_dict(data: dict) -> Position:
     decision = str(me.get("decision", "turn")).lower()
     if decision not in ("turn", "swap"):
         raise UserError(f"position field position.decision must be \"turn\" or \"swap\", got {decision!r}")
-    hand = np.bincount(_ranks(me.get("hand", []), "position.hand"), minlength=NR).astype(np.int64)
+    hand_cards = _cards(me.get("hand", []), "position.hand")
+    hand = np.bincount(_ranks(hand_cards), minlength=NR).astype(np.int64)
     obs = np.zeros(ob.OBS_SIZE, np.int64)
     ob.rules_to_header(rules, obs)
     obs[ob.SEAT] = seat
@@ -129,39 +238,50 @@ def position_from_dict(data: dict) -> Position:
     obs[ob.LEGAL] = ob.ALL_RANKS
     seats = data["seats"]
     if decision == "swap":
-        _fill_swap(obs, hand, seats, seat, rules)
-        return Position(rules, obs, hand, None, origin="position file")
-    pile = _fill_turn(obs, hand, rules, data, me, seats, seat)
-    return Position(rules, obs, hand, pile, origin="position file")
+        cards = _fill_swap(obs, hand_cards, seats, seat, rules)
+        return Position(rules, obs, hand, None, origin="position file", cards=cards)
+    pile, cards = _fill_turn(obs, hand_cards, rules, data, me, seats, seat)
+    return Position(rules, obs, hand, pile, origin="position file", cards=cards)
 
 
-def _fill_swap(obs, hand, seats, seat, rules) -> None:
+def _fill_swap(obs, hand_cards, seats, seat, rules) -> SeenCards:
     """R6: the seat sees only its own 3 hand and 3 face-up cards; nobody has started yet."""
     obs[ob.DECISION] = ob.SWAP
     obs[ob.STARTER] = -1
     obs[ob.TALON_SIZE] = rules.num_cards - 3 * ROW * rules.players  # R5
-    if hand.sum() != ROW:
-        raise UserError(f"position field position.hand: the swap (R6) holds {ROW} hand cards, got {hand.sum()}")
+    if len(hand_cards) != ROW:
+        raise UserError(f"position field position.hand: the swap (R6) holds {ROW} hand cards, got {len(hand_cards)}")
     own = seats[seat] if isinstance(seats[seat], dict) else {}
-    faceup = _ranks(own.get("faceup", []), f"seats[{seat}].faceup")
+    faceup = _cards(own.get("faceup", []), f"seats[{seat}].faceup")
     if len(faceup) != ROW:
         raise UserError(f"position field seats[{seat}].faceup: the swap (R6) shows {ROW} face-up cards, "
                         f"got {len(faceup)}")
     row = ob.FACEUP + seat * NR
-    obs[row: row + NR] = np.bincount(faceup, minlength=NR)
+    obs[row: row + NR] = np.bincount(_ranks(faceup), minlength=NR)
+    _check_cards_once([("position.hand", hand_cards), (f"seats[{seat}].faceup", faceup)], rules.decks)
+    hand = np.bincount(_ranks(hand_cards), minlength=NR)
     _check_deck_counts(obs, hand, None)
+    rows = tuple(tuple(faceup) if s == seat else () for s in range(rules.players))
+    return SeenCards(tuple(hand_cards), rows, tuple(() for _ in rows), (), ())
 
 
-def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
+def _fill_turn(obs, hand_cards, rules, data, me, seats, seat) -> tuple[list | None, SeenCards]:
+    """The observation of a turn from the file's tables; the pile's ranks in order (or None) and the
+    cards as given."""
     n = rules.players
+    hand = np.bincount(_ranks(hand_cards), minlength=NR).astype(np.int64)
     pile_table = _table(data, "pile", "pile")
     _check_keys(pile_table, PILE_FIELDS, "pile")
+    faceups, knowns = [], []
     for s, entry in enumerate(seats):
         if not isinstance(entry, dict):
             raise UserError(f"position field seats[{s}] must be a table")
         _check_keys(entry, SEAT_FIELDS, f"seats[{s}]")
-        faceup = _ranks(entry.get("faceup", []), f"seats[{s}].faceup")
-        known = _ranks(entry.get("known", []), f"seats[{s}].known")
+        faceup_cards = _cards(entry.get("faceup", []), f"seats[{s}].faceup")
+        known_cards = _cards(entry.get("known", []), f"seats[{s}].known")
+        faceups.append(tuple(faceup_cards))
+        knowns.append(tuple(known_cards))
+        faceup, known = _ranks(faceup_cards), _ranks(known_cards)
         blind_present = _blind_present(entry.get("blind"), f"seats[{s}].blind")
         blind = sum(blind_present)
         place = _count(entry, "place", f"seats[{s}].place", 0, 0, n)
@@ -174,6 +294,8 @@ def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
             raise UserError(f"position field seats[{s}].hand: {hand_size} but position.hand lists {hand.sum()} cards")
         if s == seat and np.any(np.bincount(known, minlength=NR) > hand):
             raise UserError(f"position field seats[{s}].known: cards known to be in the hand are not in position.hand")
+        if s == seat:
+            _check_known_in_hand(known_cards, hand_cards, f"seats[{s}].known")
         holds = hand_size + len(faceup) + blind
         if place and holds:
             raise UserError(f"position field seats[{s}].place: a seat that is out (place {place}) holds no cards")
@@ -193,10 +315,13 @@ def _fill_turn(obs, hand, rules, data, me, seats, seat) -> list | None:
     obs[ob.TALON_SIZE] = talon
     _check_places(obs, n)
     _check_talon(obs, n, talon)
-    pile = _fill_pile(obs, rules, pile_table)
+    pile, pile_cards, burned = _fill_pile(obs, rules, pile_table)
     _fill_turn_header(obs, hand, rules, me, seat)
+    others_known = [(f"seats[{s}].known", list(knowns[s])) for s in range(n) if s != seat]  # own: hand cards
+    _check_cards_once([("position.hand", hand_cards)] + [(f"seats[{s}].faceup", list(faceups[s])) for s in range(n)]
+                      + others_known + [("pile.cards", pile_cards), ("pile.burned", burned)], rules.decks)
     _check_deck_counts(obs, hand, rules)
-    return pile
+    return pile, SeenCards(tuple(hand_cards), tuple(faceups), tuple(knowns), tuple(pile_cards), tuple(burned))
 
 
 def _blind_present(value, name: str) -> list[int]:
@@ -231,11 +356,13 @@ def _check_talon(obs, n, talon) -> None:
                             f"{talon} (R13)")
 
 
-def _fill_pile(obs, rules, pile_table) -> list | None:
-    """The pile: `cards` (bottom first) fixes the top and the run; or counts with `top` and `run`."""
-    burned = _ranks(pile_table.get("burned", []), "pile.burned")
-    obs[ob.BURNED: ob.BURNED + NR] = np.bincount(burned, minlength=NR)
-    cards = _ranks(pile_table.get("cards", []), "pile.cards")
+def _fill_pile(obs, rules, pile_table) -> tuple[list | None, list[Card], list[Card]]:
+    """The pile: `cards` (bottom first) fixes the top and the run; or counts with `top` and `run`.
+    Returns the pile's ranks in order (None when given as counts), its cards and the burned cards."""
+    burned_cards = _cards(pile_table.get("burned", []), "pile.burned")
+    obs[ob.BURNED: ob.BURNED + NR] = np.bincount(_ranks(burned_cards), minlength=NR)
+    pile_cards = _cards(pile_table.get("cards", []), "pile.cards")
+    cards = _ranks(pile_cards)
     ordered = "top" not in pile_table and "run" not in pile_table
     if cards and ordered:
         top = cards[-1]
@@ -251,7 +378,7 @@ def _fill_pile(obs, rules, pile_table) -> list | None:
     else:
         if "top" in pile_table or "run" in pile_table:
             raise UserError("position field pile.top: an empty pile (no pile.cards) has no top")
-        return []
+        return [], [], burned_cards
     if top == TEN:
         raise UserError("position field pile.top: a 10 burns the pile (R12), it is never the top card")
     if run >= 4 or (rules.six_burn and top == RANK_OF_NAME["6"] and run >= rules.six_burn):
@@ -262,7 +389,7 @@ def _fill_pile(obs, rules, pile_table) -> list | None:
     obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR] = np.bincount(cards, minlength=NR)
     from idiotsim.reference import legal_ranks
     obs[ob.LEGAL] = legal_ranks(top, rules)
-    return cards if ordered else None
+    return (cards if ordered else None), pile_cards, burned_cards
 
 
 def _fill_turn_header(obs, hand, rules, me, seat) -> None:
@@ -319,38 +446,37 @@ def _check_deck_counts(obs, hand, rules: Rules | None) -> None:
                         f"cards, the deck {rules.num_cards}")
 
 
-def position_to_dict(position: Position) -> dict:
-    """The position as a position file's tables (``position_from_dict`` reads it back)."""
+def position_to_dict(position: Position, suits: bool = False) -> dict:
+    """The position as a position file's tables (``position_from_dict`` reads it back); cards as
+    ranks (``"10"``), or with `suits` as ``"10H"`` where the suit is known."""
     obs, rules = position.obs, position.rules
     n = rules.players
     seat = position.seat
+    seen = seen_cards(position)
 
-    def names(counts) -> list[str]:
-        return [RANK_NAMES[r] for r in range(NR) for _ in range(int(counts[r]))]
+    def names(cards, in_order: bool = False) -> list[str]:
+        shown = cards if in_order else sorted(cards, key=Card.sort_key)
+        return [c.text() if suits else RANK_NAMES[c.rank] for c in shown]
 
     defaults = Rules(players=n)
     data = {"rules": {k: v for k, v in rules.as_dict().items() if v != getattr(defaults, k) and v is not None}}
-    me = {"seat": seat, "hand": names(position.hand)}
+    me = {"seat": seat, "hand": names(seen.hand)}
     if position.decision == ob.SWAP:
         me["decision"] = "swap"
         data["position"] = me
-        data["seats"] = [{"faceup": names(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])} for s in range(n)]
+        data["seats"] = [{"faceup": names(seen.faceup[s])} for s in range(n)]
         return data
     me.update(round=int(obs[ob.ROUND]), actions=int(obs[ob.ACTIONS]), starter=int(obs[ob.STARTER]))
     if obs[ob.MUST_PLAY] >= 0:
         me["must_play"] = RANK_NAMES[obs[ob.MUST_PLAY]]
     data["position"] = me
-    pile = {"burned": names(obs[ob.BURNED: ob.BURNED + NR]), "talon": int(obs[ob.TALON_SIZE])}
-    if position.pile is not None:
-        pile["cards"] = [RANK_NAMES[r] for r in position.pile]
-    else:
-        pile["cards"] = names(obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NR])
-        if obs[ob.PILE_SIZE]:
-            pile.update(top=RANK_NAMES[obs[ob.PILE_TOP]], run=int(obs[ob.PILE_RUN]))
+    pile = {"burned": names(seen.burned), "talon": int(obs[ob.TALON_SIZE])}
+    pile["cards"] = names(seen.pile, in_order=position.pile is not None)
+    if position.pile is None and obs[ob.PILE_SIZE]:
+        pile.update(top=RANK_NAMES[obs[ob.PILE_TOP]], run=int(obs[ob.PILE_RUN]))
     data["pile"] = pile
-    data["seats"] = [{"faceup": names(obs[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR]),
-                      "hand": int(obs[ob.HAND_SIZE + s]), "blind": _blind_entry(obs, s),
-                      "known": names(obs[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR]),
+    data["seats"] = [{"faceup": names(seen.faceup[s]), "hand": int(obs[ob.HAND_SIZE + s]),
+                      "blind": _blind_entry(obs, s), "known": names(seen.known[s]),
                       "place": int(obs[ob.PLACE + s])} for s in range(n)]
     return data
 
@@ -373,8 +499,8 @@ def _toml_value(value) -> str:
 
 
 def position_toml(position: Position) -> str:
-    """The position as a position file (TOML): ``analyze --save-position`` writes it."""
-    data = position_to_dict(position)
+    """The position as a position file (TOML, suits where known): ``analyze --save-position`` writes it."""
+    data = position_to_dict(position, suits=True)
     lines = []
     for table in ("rules", "position", "pile"):
         if table in data:

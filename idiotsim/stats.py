@@ -8,7 +8,8 @@
 - ``ratio_interval`` and ``ratio_difference``: cluster-robust ratio estimates
   sum(y) / sum(n) (linearised standard error, t quantile over clusters).
 - ``welch_difference``: the difference of two independent means.
-- ``holm``: Holm's step-down adjustment of a family of p-values.
+- ``holm``: Holm's step-down adjustment of a family of p-values; ``holm_interval_alphas``: the
+  per-hypothesis levels of step-down Holm intervals; ``normal_interval``: a normal interval at any level.
 
 Every rate the project prints is a ratio over clusters (deals or blocks of
 deals), never a binomial interval over games: games that share a deal are not
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from statistics import NormalDist
 
 import numpy as np
 
@@ -54,15 +56,36 @@ def two_sided_p(mean: float, se: float) -> float:
     return math.erfc(abs(mean) / se / math.sqrt(2))
 
 
+def _holm_order(p_values) -> list[tuple[float, int]]:
+    """(p, index) of the tested hypotheses (NaN p-values are not tested), smallest p first, ties by index."""
+    return sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
+
+
 def holm(p_values) -> list[float]:
     """Holm-adjusted p-values (same order); NaN p-values are not tested and stay NaN."""
-    tested = sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
+    tested = _holm_order(p_values)
     adjusted = [NAN] * len(p_values)
     running = 0.0
     for rank, (p, i) in enumerate(tested):
         running = max(running, min(1.0, (len(tested) - rank) * p))
         adjusted[i] = running
     return adjusted
+
+
+def holm_interval_alphas(p_values, alpha: float = ALPHA) -> list[float]:
+    """The alpha of each hypothesis's step-down Holm interval (its confidence level is 1 - alpha_i),
+    so that an interval excludes 0 exactly when Holm rejects: the i-th smallest of m tested p-values
+    gets alpha / (m - i + 1) while every smaller one was rejected, and every hypothesis from the
+    first non-rejection on keeps that step's alpha. NaN p-values are not tested: NaN."""
+    tested = _holm_order(p_values)
+    m = len(tested)
+    alphas = [NAN] * len(p_values)
+    stopped_at = None
+    for step, (p, i) in enumerate(tested):
+        if stopped_at is None and not p < alpha / (m - step):
+            stopped_at = step
+        alphas[i] = alpha / (m - (step if stopped_at is None else stopped_at))
+    return alphas
 
 
 class Moments:
@@ -118,6 +141,15 @@ def adjust_holm(intervals: list) -> list:
     present = [x for x in intervals if x is not None]
     adjusted = iter(holm([x.p for x in present]))
     return [None if x is None else replace(x, p_holm=next(adjusted)) for x in intervals]
+
+
+def normal_interval(mean: float, se: float, alpha: float = ALPHA) -> Interval:
+    """mean +- z se with z the two-sided normal quantile at level 1 - alpha (a Holm level,
+    ``holm_interval_alphas``), with its normal-approximation p-value against 0."""
+    if math.isnan(se):
+        return Interval(mean)
+    half = NormalDist().inv_cdf(1 - alpha / 2) * se
+    return Interval(mean, mean - half, mean + half, half, two_sided_p(mean, se), se)
 
 
 def t_interval(mean: float, se: float, df: int) -> Interval:

@@ -2,7 +2,6 @@
 
 - Paired play: arms that play alike get a difference of exactly 0; a weak arm a
   clearly positive one; the places are those of the focal seat.
-- Holm: adjusted p-values and CI levels that agree with Holm's decisions.
 - The search finds the known optimum of a bad starting point (heuristic with
   no swap and high cards early), and validation on held-out deals says so.
 - Outputs: evaluations, best.toml (loadable as a strategy and as a field),
@@ -20,7 +19,7 @@ import pytest
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
 from idiotsim.optimize.overview import overview_markdown
-from idiotsim.optimize.paired import focal_places, holm, paired
+from idiotsim.optimize.paired import focal_places, paired
 from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
 from idiotsim.strategy_api import load_strategy
@@ -47,14 +46,6 @@ def test_paired_arms_beyond_one_engine_batch():
     assert places.shape == (40, 50, 3)
     assert np.array_equal(places[0], places[32])  # the same knobs in another batch: the same games
     assert not np.array_equal(places[7], places[0])
-
-
-def test_holm_levels_agree_with_holm_decisions():
-    adjusted, levels = holm([0.01, 0.04, 0.03])
-    assert adjusted == pytest.approx([0.03, 0.06, 0.06])
-    assert levels == pytest.approx([0.05 / 3, 0.025, 0.025])  # the second step fails: the third keeps its level
-    adjusted, levels = holm([0.001, 0.002])
-    assert levels == pytest.approx([0.025, 0.05])
 
 
 def small_config(**changes) -> OptimizeConfig:

@@ -11,8 +11,9 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from idiotsim.stats import (Z95, ClusterSums, Interval, Moments, adjust_holm, decimals_for, holm, mean_interval,
-                            median_of_counts, rate_interval, ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
+from idiotsim.stats import (ALPHA, Z95, ClusterSums, Interval, Moments, adjust_holm, decimals_for, holm,
+                            holm_interval_alphas, mean_interval, median_of_counts, normal_interval, rate_interval,
+                            ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
 
 
 def ratio_ci(y, n):
@@ -190,6 +191,111 @@ def test_holm_controls_the_familywise_error_under_the_null():
     any_holm = np.mean([min(holm(list(row))) < 0.05 for row in p])
     any_plain = np.mean((p < 0.05).any(axis=1))
     assert any_holm <= 0.06 and any_plain > 0.5
+
+
+def brute_force_holm(p_values, alpha=ALPHA):
+    """Holm from its definition, by hypothesis: the adjusted p is the largest (m - j + 1) p_(j), capped
+    at 1, over the hypotheses j sorted at or before it; it is rejected when every sorted p_(j) up to
+    and including its own is below alpha / (m - j + 1)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted, rejected = [0.0] * m, [False] * m
+    for rank, i in enumerate(order):
+        adjusted[i] = max(min(1.0, (m - j) * p_values[order[j]]) for j in range(rank + 1))
+        rejected[i] = all(p_values[order[j]] < alpha / (m - j) for j in range(rank + 1))
+    return adjusted, rejected
+
+
+def random_families(seed, count=300):
+    """Families of 1..12 p-values: uniform, some near 0, some tied."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        m = int(rng.integers(1, 13))
+        p = rng.uniform(size=m) ** rng.choice([1, 4, 12])
+        if m > 2 and rng.uniform() < 0.3:
+            p[1] = p[0]  # a tie
+        yield [float(x) for x in p]
+
+
+def test_holm_agrees_with_its_definition_on_random_families():
+    for p in random_families(1):
+        adjusted, rejected = brute_force_holm(p)
+        assert holm(p) == pytest.approx(adjusted, rel=1e-12)
+        assert [a < ALPHA for a in holm(p)] == rejected
+
+
+def test_holm_adjusted_p_values_are_at_least_the_raw_ones_and_keep_their_order():
+    for p in random_families(2):
+        adjusted = holm(p)
+        assert all(raw <= adj <= 1.0 for raw, adj in zip(p, adjusted))
+        for i in range(len(p)):
+            for j in range(len(p)):
+                if p[i] <= p[j]:
+                    assert adjusted[i] <= adjusted[j]
+
+
+def test_holm_interval_levels_by_hand():
+    # sorted 0.01 < 0.05/3 rejected, 0.03 >= 0.05/2 not: the third keeps the second step's alpha
+    assert holm_interval_alphas([0.01, 0.04, 0.03]) == pytest.approx([0.05 / 3, 0.025, 0.025])
+    assert holm_interval_alphas([0.001, 0.002]) == pytest.approx([0.025, 0.05])  # all rejected: up to alpha
+    alphas = holm_interval_alphas([float("nan"), 0.01, 0.5])
+    assert math.isnan(alphas[0]) and alphas[1:] == pytest.approx([0.025, 0.05])  # NaN: not one of the m
+
+
+def test_the_first_rejected_hypothesis_gets_level_one_minus_alpha_over_m():
+    for p in random_families(3):
+        alphas = holm_interval_alphas(p)
+        first = min(range(len(p)), key=lambda i: (p[i], i))
+        assert 1 - alphas[first] == pytest.approx(1 - ALPHA / len(p))
+        assert all(ALPHA / len(p) <= a <= ALPHA for a in alphas)
+        steps = sorted(range(len(p)), key=lambda i: (p[i], i))
+        assert all(alphas[a] <= alphas[b] for a, b in zip(steps, steps[1:]))  # levels step down, never up
+
+
+def test_holm_intervals_exclude_zero_exactly_when_holm_rejects():
+    """Normal estimates with their p-values: the interval at each hypothesis's Holm level excludes 0
+    iff the Holm-adjusted p-value is below alpha."""
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        m = int(rng.integers(1, 10))
+        means, ses = rng.normal(0, 3, size=m), rng.uniform(0.5, 1.5, size=m)
+        estimates = [(float(mu), float(se)) for mu, se in zip(means, ses)]
+        p = [two_sided_p(mu, se) for mu, se in estimates]
+        alphas, adjusted = holm_interval_alphas(p), holm(p)
+        for (mu, se), a, adj in zip(estimates, alphas, adjusted):
+            assert normal_interval(mu, se, a).excludes_zero() == (adj < ALPHA)
+
+
+def test_normal_interval_at_95_is_the_usual_one():
+    x = normal_interval(0.3, 0.1)
+    assert (x.lo, x.hi, x.p) == pytest.approx((0.3 - Z95 * 0.1, 0.3 + Z95 * 0.1, two_sided_p(0.3, 0.1)))
+    assert math.isnan(normal_interval(0.3, float("nan")).lo)
+
+
+def previous_optimiser_holm(p_values, alpha=0.05):
+    """The optimiser's own Holm (idiotsim/optimize/paired.py before it moved here), verbatim."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted, levels = [0.0] * m, [0.0] * m
+    running, stopped_at = 0.0, None
+    for step, i in enumerate(order):
+        running = max(running, min(1.0, (m - step) * p_values[i]))
+        adjusted[i] = running
+        if stopped_at is None and not p_values[i] < alpha / (m - step):
+            stopped_at = step
+        levels[i] = alpha / (m - (step if stopped_at is None else stopped_at))
+    return adjusted, levels
+
+
+def test_the_optimisers_holm_results_are_bit_identical_after_the_move():
+    for p in random_families(5):
+        adjusted, levels = previous_optimiser_holm(p)
+        assert holm(p) == adjusted and holm_interval_alphas(p) == levels  # exact, not approx
+    rng = np.random.default_rng(6)
+    for mean, se, level in zip(rng.normal(size=200), rng.uniform(0.001, 1, 200), rng.uniform(0.001, 0.05, 200)):
+        half = NormalDist().inv_cdf(1 - level / 2) * se  # the optimiser's formula before the move
+        x = normal_interval(mean, se, level)
+        assert (x.lo, x.hi) == (mean - half, mean + half)
 
 
 def test_significance_follows_the_adjusted_p_value():

@@ -103,8 +103,9 @@ def _write_position(path: str, text: str) -> None:
 def _print_table(position, result) -> None:
     """The position, then the table as plain aligned text (as wide as its cells, for pipes too)."""
     from idiotsim import analyze as an
+    from idiotsim.cli.trace_output import suit_symbols_ok
     k = result["places"].shape[0]
-    lines = an.position_lines(position)
+    lines = an.position_lines(position, symbols=suit_symbols_ok())
     lines.append(f"{len(result['moves'])} legal moves, each played on the same {k:,} sampled states "
                  "(rollouts: basic at every seat); paired: the move's places minus the best move's")
     rows = [list(TABLE_COLUMNS)] + an.table_rows(position, result)

@@ -15,13 +15,12 @@ own offsets, never seen by the search.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 import numpy as np
 
 from idiotsim.chunks import LocalExecutor
 from idiotsim.engine import MAX_STRATEGIES
-from idiotsim.stats import Moments, mean_interval
+from idiotsim.stats import Moments, mean_interval, normal_interval
 from idiotsim.simulate import distinct_strategies, play_seated
 
 VALIDATION_DEALS = 1 << 40
@@ -79,26 +78,9 @@ def paired(places_a: np.ndarray, places_b: np.ndarray, level_alpha: float | None
     result = mean_interval(diff, n)
     lo, hi = result.lo, result.hi
     if level_alpha is not None and not math.isnan(result.se):  # a Holm-adjusted level: normal quantile
-        half = NormalDist().inv_cdf(1 - level_alpha / 2) * result.se
-        lo, hi = result.mean - half, result.mean + half
+        held = normal_interval(result.mean, result.se, level_alpha)
+        lo, hi = held.lo, held.hi
     return dict(diff=result.mean, lo=lo, hi=hi, p=result.p, se=result.se)
-
-
-def holm(p_values: list, alpha: float = 0.05) -> tuple[list, list]:
-    """Holm-adjusted p-values and the per-hypothesis CI level (an alpha) that agrees with
-    Holm's decisions: the i-th smallest p gets alpha / (m - i + 1) while every smaller one
-    was rejected, and all after the first non-rejection keep that step's level."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted, levels = [0.0] * m, [0.0] * m
-    running, stopped_at = 0.0, None
-    for step, i in enumerate(order):
-        running = max(running, min(1.0, (m - step) * p_values[i]))
-        adjusted[i] = running
-        if stopped_at is None and not p_values[i] < alpha / (m - step):
-            stopped_at = step
-        levels[i] = alpha / (m - (step if stopped_at is None else stopped_at))
-    return adjusted, levels
 
 
 def deals_for(games: int, players: int) -> int:

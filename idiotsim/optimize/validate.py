@@ -24,7 +24,8 @@ import numpy as np
 from idiotsim.optimize.config import CONTROL, Problem, params_key
 from idiotsim.optimize.search import MEAN, knob_columns
 from idiotsim.optimize.paired import (SELECTION_DEALS, SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places,
-                                     holm, paired)
+                                     paired)
+from idiotsim.stats import holm, holm_interval_alphas
 from idiotsim.strategy_api import SeatStrategy, load_strategy, registry
 
 
@@ -84,7 +85,8 @@ def validation(problem: Problem, best: SeatStrategy) -> list[dict]:
     places = focal_places(problem.rules, [best] + [s for _, s in named], problem.field, config.seed, deals,
                           problem.executor)
     raw = [paired(places[0], places[i + 1]) for i in range(len(named))]
-    adjusted, levels = holm([r["p"] for r in raw])
+    p_values = [r["p"] for r in raw]
+    adjusted, levels = holm(p_values), holm_interval_alphas(p_values)
     rows = []
     for i, (label, _) in enumerate(named):
         ci = paired(places[0], places[i + 1], level_alpha=levels[i])
