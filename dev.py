@@ -2,9 +2,10 @@
 """Set up and run idiotsim with nothing but Python 3.11.
 
     python3 dev.py demo   # create .venv, install, run the main tournament
-    python3 dev.py test   # create .venv, install with test extras, run the tests, then check that
-                          # every committed report matches its regeneration (idiotsim report --all --check)
-    python3 dev.py test ARGS  # pytest ARGS only (no report check)
+    python3 dev.py test   # create .venv, install with test extras, run the whole test suite (2 workers),
+                          # which includes the check that every committed report matches its full-size
+                          # regeneration (tests/test_shipped_reports.py)
+    python3 dev.py test ARGS  # pytest ARGS instead (e.g. one file)
 
 The virtual environment is (re)installed whenever pyproject.toml changes.
 """
@@ -42,12 +43,7 @@ def demo() -> int:
 
 
 def test() -> int:
-    pytest_args = sys.argv[2:]
-    tests = run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + pytest_args)
-    if pytest_args:
-        return tests
-    reports = run([str(BIN / "idiotsim"), "report", "--all", "--check"])
-    return tests or reports
+    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
 
 
 COMMANDS = {"demo": demo, "test": test}

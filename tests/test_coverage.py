@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pytest
 
 from idiotsim import experiments as ex
 from idiotsim import summary as sm
@@ -60,6 +61,7 @@ def write_spec(tmp_path: Path, text: str):
 TOURNAMENT_BLOCKS = 20  # blocks (clusters) per replication
 
 
+@pytest.mark.long(12)
 def test_tournament_intervals_cover():
     """A/A tournaments: `random` under three names, 3 players, 20 blocks of 3 games each."""
     config = TournamentConfig(strategies=("random", "random", "random"), players=3, games=1, seed=21,
@@ -195,6 +197,7 @@ PRECISION = 0.018  # about the half-width at 800 deals: the stopping look varies
 TRUTH_DEALS = 200_000
 
 
+@pytest.mark.long(60)
 def test_sequential_mode_covers_at_stopping(tmp_path):
     """burn_min=8 against `basic` at 2 players, whose arms differ on only about 27% of the deals: the interval
     printed where the sequential mode stops covers the effect (from 200,000 deals) about 95% of the time."""

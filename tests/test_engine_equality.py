@@ -297,6 +297,7 @@ def test_outcome_groups_cover_every_combination():
         (n, b) for n in range(2, 11) for b in (True, False)}
 
 
+@pytest.mark.long(10)
 @pytest.mark.parametrize("shard", range(OUTCOME_SHARDS))
 def test_outcomes_equal_reference(shard):
     """``play_games`` against the reference ``MatchResult`` on OUTCOME_GAMES (100,000) games in all.

@@ -104,6 +104,7 @@ def test_presets_at_default_knobs_are_their_family():
         assert a.strategy is b.strategy and np.array_equal(a.params, b.params)
 
 
+@pytest.mark.long(10)
 @pytest.mark.parametrize("name", _distinct_players())
 def test_passes_the_generic_checks(name):
     # Sized by decisions, not games: spread over 2..10 players (two decks from 6), a game holds
@@ -117,6 +118,7 @@ def test_passes_the_generic_checks(name):
     assert legal["games"] >= 14 * games and legal["stalled"] < 0.05
 
 
+@pytest.mark.long(35)
 @pytest.mark.parametrize("name", sorted(SEARCH_CHECKS))
 def test_search_players_pass_the_generic_checks(name):
     spec, games = SEARCH_CHECKS[name]

@@ -204,6 +204,7 @@ def _kill_half_way(out: Path, sig, chunks: int = KILL_CHUNKS // 2) -> subprocess
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
+@pytest.mark.long(20)
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, uninterrupted, sig):
     out = tmp_path / "run"
