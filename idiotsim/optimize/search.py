@@ -2,9 +2,27 @@
 
 CMA-ES (the ``cma`` package) works in knob units: bounds are the knobs'
 ranges, the initial step is ``sigma`` times each range (``CMA_stds``) and
-integer knobs are ``integer_variables`` (cma rounds them). Each generation
-samples ``population`` candidates; they, the distribution mean and the
-control (field[0]) play the generation's fresh deals at the focal seat (see
+integer knobs are ``integer_variables`` (cma rounds them). Integer knobs get
+two more things, because many of them are switches and thresholds whose best
+value is an end of the range (heuristic's ``pickup_max`` 0 = never, ``burn_min``
+104 = never, ``save_twos`` 0 or 1):
+
+- a step never below ``INTEGER_FIRST_STEP`` at the start nor
+  ``INTEGER_MIN_STEP`` later (``minstd``). cma's own floor for integer
+  variables (0.2 units) is made for noise-free problems: with it a two-valued
+  knob moves in about one sample in a hundred, too rarely for a noisy ranking
+  to notice, and the search stays at its start;
+- bounds ``INTEGER_BOUND_MARGIN`` beyond the range (the candidates are clipped
+  to the range when played). With the range itself as cma's bounds, a sample
+  past an end is reflected back inside, so a distribution centred on the best
+  end keeps spending half its samples on the values next to it (for
+  ``pickup_max``: picking up, which costs up to 0.15 places); those costly
+  samples dominate the ranking and the other knobs' small effects are lost.
+  With the margin the distribution can settle just past the end, where its
+  samples play the end value.
+
+Each generation samples ``population`` candidates; they, the distribution
+mean and the control (field[0]) play the generation's fresh deals at the focal seat (see
 ``paired``). A candidate's fitness is its paired difference in mean place to
 the control (lower is better).
 
@@ -30,6 +48,9 @@ from idiotsim.optimize.paired import focal_places, paired
 
 STATE_DIR = ".search"
 MEAN = -1  # the candidate number of the distribution mean in the evaluations
+INTEGER_FIRST_STEP = 0.5  # knob units: a sample moves an integer knob by >= 1 with probability 0.32
+INTEGER_MIN_STEP = 0.3  # ... and later with probability >= 0.1, so no integer knob freezes
+INTEGER_BOUND_MARGIN = 1.0  # knob units past each end of an integer knob's range (clipped when played)
 
 
 @dataclass(frozen=True)
@@ -63,19 +84,31 @@ def global_randn(*shape):
     return np.random.randn(*shape)
 
 
-def new_optimiser(problem: Problem):
-    import cma
-    knobs = problem.knobs
-    low = [k.low for k in knobs]
-    high = [k.high for k in knobs]
-    options = {
-        "bounds": [low, high],
-        "CMA_stds": [k.high - k.low for k in knobs],
+def initial_steps(knobs, sigma: float) -> list:
+    """Each knob's initial standard deviation in knob units."""
+    return [max(sigma * (k.high - k.low), INTEGER_FIRST_STEP if k.integer else 0.0) for k in knobs]
+
+
+def margin(knob) -> float:
+    return INTEGER_BOUND_MARGIN if knob.integer else 0.0
+
+
+def cma_options(knobs, sigma: float, population: int) -> dict:
+    """Options of ``cma.CMAEvolutionStrategy(x0, sigma, options)`` for these knobs."""
+    return {
+        "bounds": [[k.low - margin(k) for k in knobs], [k.high + margin(k) for k in knobs]],
+        "CMA_stds": [step / sigma for step in initial_steps(knobs, sigma)],
         "integer_variables": [i for i, k in enumerate(knobs) if k.integer],
-        "popsize": problem.population,
+        "minstd": [INTEGER_MIN_STEP if k.integer else 0.0 for k in knobs],
+        "popsize": population,
         "randn": global_randn, "verbose": -9, "verb_log": 0, "verb_disp": 0,
         "tolfun": 0, "tolx": 0, "tolflatfitness": 10 ** 9, "tolstagnation": 10 ** 9,
     }
+
+
+def new_optimiser(problem: Problem):
+    import cma
+    options = cma_options(problem.knobs, problem.config.sigma, problem.population)
     x0 = [float(problem.start.params[i]) for i in problem.knob_index]
     with numpy_seeded(problem.config.seed, -1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
