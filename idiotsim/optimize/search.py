@@ -12,14 +12,13 @@ value is an end of the range (heuristic's ``pickup_max`` 0 = never, ``burn_min``
   variables (0.2 units) is made for noise-free problems: with it a two-valued
   knob moves in about one sample in a hundred, too rarely for a noisy ranking
   to notice, and the search stays at its start;
-- bounds ``INTEGER_BOUND_MARGIN`` beyond the range (the candidates are clipped
-  to the range when played). With the range itself as cma's bounds, a sample
-  past an end is reflected back inside, so a distribution centred on the best
-  end keeps spending half its samples on the values next to it (for
-  ``pickup_max``: picking up, which costs up to 0.15 places); those costly
-  samples dominate the ranking and the other knobs' small effects are lost.
-  With the margin the distribution can settle just past the end, where its
-  samples play the end value.
+- bounds one initial step beyond each end of the range (the candidates are
+  clipped to the range when played). With the range itself as cma's bounds, a
+  sample past an end is reflected back inside: started at an end with a step
+  of a fifth of the range, nearly every sample of ``pickup_max`` picks up
+  (costing up to 0.15 places), those costs dominate the ranking and the
+  other knobs' small effects are lost. With the margin the distribution can
+  move past the end, where its samples play the end value.
 
 Each generation samples ``population`` candidates; they, the distribution
 mean and the control (field[0]) play the generation's fresh deals at the focal seat (see
@@ -50,7 +49,6 @@ STATE_DIR = ".search"
 MEAN = -1  # the candidate number of the distribution mean in the evaluations
 INTEGER_FIRST_STEP = 0.5  # knob units: a sample moves an integer knob by >= 1 with probability 0.32
 INTEGER_MIN_STEP = 0.3  # ... and later with probability >= 0.1, so no integer knob freezes
-INTEGER_BOUND_MARGIN = 1.0  # knob units past each end of an integer knob's range (clipped when played)
 
 
 @dataclass(frozen=True)
@@ -89,14 +87,12 @@ def initial_steps(knobs, sigma: float) -> list:
     return [max(sigma * (k.high - k.low), INTEGER_FIRST_STEP if k.integer else 0.0) for k in knobs]
 
 
-def margin(knob) -> float:
-    return INTEGER_BOUND_MARGIN if knob.integer else 0.0
-
-
 def cma_options(knobs, sigma: float, population: int) -> dict:
     """Options of ``cma.CMAEvolutionStrategy(x0, sigma, options)`` for these knobs."""
+    steps = initial_steps(knobs, sigma)
+    margins = [step if k.integer else 0.0 for k, step in zip(knobs, steps)]
     return {
-        "bounds": [[k.low - margin(k) for k in knobs], [k.high + margin(k) for k in knobs]],
+        "bounds": [[k.low - m for k, m in zip(knobs, margins)], [k.high + m for k, m in zip(knobs, margins)]],
         "CMA_stds": [step / sigma for step in initial_steps(knobs, sigma)],
         "integer_variables": [i for i, k in enumerate(knobs) if k.integer],
         "minstd": [INTEGER_MIN_STEP if k.integer else 0.0 for k in knobs],
