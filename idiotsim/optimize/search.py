@@ -82,18 +82,19 @@ def global_randn(*shape):
     return np.random.randn(*shape)
 
 
-def initial_steps(knobs, sigma: float) -> list:
-    """Each knob's initial standard deviation in knob units."""
-    return [max(sigma * (k.high - k.low), INTEGER_FIRST_STEP if k.integer else 0.0) for k in knobs]
+def step_scales(knobs, sigma: float) -> list:
+    """``CMA_stds``: each knob's initial step divided by ``sigma``: its range, for an integer knob
+    at least ``INTEGER_FIRST_STEP / sigma``."""
+    return [max(k.high - k.low, INTEGER_FIRST_STEP / sigma) if k.integer else k.high - k.low for k in knobs]
 
 
 def cma_options(knobs, sigma: float, population: int) -> dict:
     """Options of ``cma.CMAEvolutionStrategy(x0, sigma, options)`` for these knobs."""
-    steps = initial_steps(knobs, sigma)
-    margins = [step if k.integer else 0.0 for k, step in zip(knobs, steps)]
+    scales = step_scales(knobs, sigma)
+    margins = [sigma * scale if k.integer else 0.0 for k, scale in zip(knobs, scales)]
     return {
         "bounds": [[k.low - m for k, m in zip(knobs, margins)], [k.high + m for k, m in zip(knobs, margins)]],
-        "CMA_stds": [step / sigma for step in initial_steps(knobs, sigma)],
+        "CMA_stds": scales,
         "integer_variables": [i for i, k in enumerate(knobs) if k.integer],
         "minstd": [INTEGER_MIN_STEP if k.integer else 0.0 for k in knobs],
         "popsize": population,
