@@ -24,6 +24,7 @@ import pytest
 
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
+from idiotsim.optimize.overview import main as overview_main
 from idiotsim.optimize.overview import overview_markdown
 from idiotsim.optimize.paired import focal_places, holm, paired
 from idiotsim.optimize.search import cma_options, mean_values, new_optimiser, numpy_seeded
@@ -104,8 +105,9 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
     page = overview_markdown([out], tmp_path / "tuned.md")  # the page over several runs (reports/tuned.md)
     basic = validation.filter(pl.col("comparator").str.contains("basic"))
-    assert f"| 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
+    assert f"| `heuristic` | 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
     assert f"{basic['diff'][0]:+.4f} [{basic['diff_lo'][0]:+.4f}, {basic['diff_hi'][0]:+.4f}]" in page
+    assert "`best-faceup`, `low-early`, `no-early-burn` |" in page  # basic's knobs, shipped under these names
     assert "`swap` (knob)" in page and "idiotsim optimize --strategy heuristic:swap=0,order=1 " in page
 
 
@@ -227,3 +229,15 @@ def test_unwritable_folder_is_one_line(tmp_path):
     with pytest.raises(UserError, match="not a folder"):
         run_optimize(small_config(), blocker)
     assert blocker.read_text() == ""
+
+
+def test_overview_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys):
+    page = tmp_path / "tuned.md"
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    (unfinished / "optimize.json").write_text("{}")
+    for args in ([str(page)], [str(page), str(unfinished)], [str(page), str(tmp_path / "nothing")]):
+        assert overview_main(args) == 2
+        error = capsys.readouterr().err
+        assert error.startswith("error: ") and error.count("\n") == 1
+    assert not page.exists()
