@@ -16,6 +16,7 @@ from __future__ import annotations
 
 
 import warnings
+from pathlib import Path
 
 import cma
 import numpy as np
@@ -24,8 +25,8 @@ import pytest
 
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
+from idiotsim.optimize.overview import Run, decisions_line, overview_markdown
 from idiotsim.optimize.overview import main as overview_main
-from idiotsim.optimize.overview import overview_markdown
 from idiotsim.optimize.paired import focal_places, holm, paired
 from idiotsim.optimize.search import cma_options, mean_values, new_optimiser, numpy_seeded
 from idiotsim.optimize.validate import selection
@@ -241,3 +242,13 @@ def test_overview_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys)
         error = capsys.readouterr().err
         assert error.startswith("error: ") and error.count("\n") == 1
     assert not page.exists()
+
+
+def test_overview_names_resets_that_changed_no_game_apart():
+    sensitivity = pl.DataFrame({"kind": ["knob", "knob", "group", "knob"],
+                                "name": ["save_twos", "burn_min", "twos", "swap"], "cost": [0.02, 0.0, 0.0, -0.001], "cost_lo": [0.015, 0.0, 0.0, -0.003],
+                                "cost_hi": [0.025, 0.0, 0.0, 0.001]})
+    run = Run(Path("f"), small_config(), "heuristic", pl.DataFrame(), sensitivity, "none")
+    line = decisions_line(run)
+    assert line.index("`save_twos` (knob) +0.0200") < line.index("`swap` (knob) -0.0010")
+    assert line.endswith("(no game changed: `burn_min`, `twos` (group)).")

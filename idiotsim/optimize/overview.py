@@ -91,10 +91,25 @@ def decisions_line(run: Run) -> str:
     where = f"- `{run.family}`, {run.config.players} players ({run.folder})"
     if run.sensitivity is None:
         return f"{where}: no sensitivity table (the best is the start)."
-    rows = run.sensitivity.sort("cost", descending=True).head(TOP_DECISIONS)
+    inert = (pl.col("cost_lo") == 0) & (pl.col("cost_hi") == 0)  # the reset changed no decision of any game
+    rows = run.sensitivity.filter(~inert).sort("cost", descending=True).head(TOP_DECISIONS)
     cells = [f"`{r['name']}` ({r['kind']}) {ci(r['cost'], r['cost_lo'], r['cost_hi'])}"
              for r in rows.iter_rows(named=True)]
-    return f"{where}: " + "; ".join(cells) + "."
+    unchanged = [f"`{r['name']}`" + (f" ({r['kind']})" if r["kind"] != "knob" else "")
+                 for r in run.sensitivity.filter(inert).iter_rows(named=True)]
+    tail = f" (no game changed: {', '.join(unchanged)})" if unchanged else ""
+    return f"{where}: " + ("; ".join(cells) or "no reset changed a game") + tail + "."
+
+
+def rivals_line(run: Run, runs: list) -> str | None:
+    """The best against the presets shipped from the other runs at its table size, from its own validation."""
+    rivals = {name.strip("`") for other in runs if other is not run and other.config.players == run.config.players
+              for name in other.shipped_as.split(", ") if name != NOT_SHIPPED}
+    cells = [f"vs {row['comparator']} {ci(row['diff'], row['diff_lo'], row['diff_hi'])}"
+             for row in run.validation.iter_rows(named=True) if rivals & set(row["comparator"].split(" = "))]
+    if not cells:
+        return None
+    return f"- `{run.family}`, {run.config.players} players ({run.folder}): " + "; ".join(cells) + "."
 
 
 def overview_markdown(folders: list, page: Path) -> str:
@@ -117,9 +132,16 @@ def overview_markdown(folders: list, page: Path) -> str:
     lines += ["", "## Which decisions matter most", "",
               f"The {TOP_DECISIONS} costliest resets per run: the best with one knob (or group of knobs) reset to "
               "its start value (for `weighted`: the default, basic's play; for `heuristic`: basic's setting), "
-              "mean place of the reset minus the best (positive = the tuned value helps), 95% CI (not adjusted).",
+              "mean place of the reset minus the best (positive = the tuned value helps), 95% CI (not adjusted). "
+              "Resets that changed no decision in any game are named apart: those knobs moved on a plateau.",
               ""]
     lines += [decisions_line(run) for run in runs]
+    rivals = [line for line in (rivals_line(run, runs) for run in runs) if line]
+    if rivals:
+        lines += ["", "## Against the other tuned presets of the same table size", "",
+                  "From each run's validation table (the same held-out deals and Holm adjustment as above): mean "
+                  "place of the run's best minus the preset (negative = the run's best places better).", ""]
+        lines += rivals
     lines += ["", "## Regenerate", "", "```"]
     lines += [command_line(run.config, str(run.folder)) for run in runs]
     lines += [f"python -m idiotsim.optimize.overview {page} {' '.join(str(f) for f in folders)}", "```", ""]
