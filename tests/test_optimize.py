@@ -246,8 +246,8 @@ def test_overview_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys)
 
 def test_overview_names_resets_that_changed_no_game_apart():
     sensitivity = pl.DataFrame({"kind": ["knob", "knob", "group", "knob"],
-                                "name": ["save_twos", "burn_min", "twos", "swap"], "cost": [0.02, 0.0, 0.0, -0.001], "cost_lo": [0.015, 0.0, 0.0, -0.003],
-                                "cost_hi": [0.025, 0.0, 0.0, 0.001]})
+                                "name": ["save_twos", "burn_min", "twos", "swap"], "cost": [0.02, 0.0, 0.0, -0.001],
+                                "cost_lo": [0.015, 0.0, 0.0, -0.003], "cost_hi": [0.025, 0.0, 0.0, 0.001]})
     run = Run(Path("f"), small_config(), "heuristic", pl.DataFrame(), sensitivity, "none")
     line = decisions_line(run)
     assert line.index("`save_twos` (knob) +0.0200") < line.index("`swap` (knob) -0.0010")
