@@ -21,8 +21,8 @@ value is an end of the range (heuristic's ``pickup_max`` 0 = never, ``burn_min``
   move past the end, where its samples play the end value.
 
 Each generation samples ``population`` candidates; they, the distribution
-mean and the control (field[0]) play the generation's fresh deals at the focal seat (see
-``paired``). A candidate's fitness is its paired difference in mean place to
+mean and the control (field[0]) play the generation's fresh deals at the
+focal seat (see ``paired``). A candidate's fitness is its paired difference in mean place to
 the control (lower is better).
 
 Resuming: after generation g the folder's ``.search/gen-<g>.pkl`` holds the
@@ -48,7 +48,7 @@ from idiotsim.optimize.paired import focal_places, paired
 STATE_DIR = ".search"
 MEAN = -1  # the candidate number of the distribution mean in the evaluations
 INTEGER_FIRST_STEP = 0.5  # knob units: a sample moves an integer knob by >= 1 with probability 0.32
-INTEGER_MIN_STEP = 0.3  # ... and later with probability >= 0.1, so no integer knob freezes
+INTEGER_MIN_STEP = 0.3  # ... and later with probability >= 0.096, so no integer knob freezes
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def new_optimiser(problem: Problem):
 
 
 def mean_values(optimiser) -> list:
-    """The distribution mean in knob units (inside the bounds)."""
+    """The distribution mean in knob units (inside cma's bounds; clipped to the knobs' ranges when played)."""
     return [float(v) for v in optimiser.result.xfavorite]
 
 
