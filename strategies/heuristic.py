@@ -89,6 +89,42 @@ PRESETS = {
     "hold-back": Preset("one card a turn while the talon lasts, keeping pairs", max_copies=1),
     "pickup-small": Preset("take piles of up to 3 cards of K, A and 2s", pickup_max=3, pickup_min_rank=KING),
     "blocker": Preset("the highest card at a player about to go out", block=1, block_cards=3),
+    # Tuned by `idiotsim optimize --strategy heuristic --field basic`: reports/tuned/heuristic-<n>p/best.toml as
+    # written by the command above each (knobs that differ from the defaults; reports/tuned.md has the measured
+    # advantage). With one deck, burn_min above 52 (no pile is that big) and max_copies >= 4 (no rank has more
+    # copies) play like the defaults, as do pickup_min_rank with pickup_max 0 and block_cards with block 0.
+    # idiotsim optimize --strategy heuristic --players 2 --field basic --seed 1 --out reports/tuned/heuristic-2p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000 --knobs \
+    #   swap,order,burn_min,save_twos,two_above,max_copies,pickup_max,pickup_min_rank,block,block_cards
+    "heuristic-tuned-2p": Preset(
+        "tuned by idiotsim optimize for 2 players against basic (reports/tuned.md)",
+        swap=3, save_twos=0, pickup_min_rank=8, block=1, block_cards=0,
+    ),
+    # idiotsim optimize --strategy heuristic --players 3 --field basic --seed 1 --out reports/tuned/heuristic-3p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000 --knobs \
+    #   swap,order,burn_min,save_twos,two_above,max_copies,pickup_max,pickup_min_rank,block,block_cards
+    "heuristic-tuned-3p": Preset(
+        "tuned by idiotsim optimize for 3 players against basic (reports/tuned.md)",
+        burn_min=54, save_twos=0, max_copies=7, pickup_min_rank=12, block_cards=1,
+    ),
+    # idiotsim optimize --strategy heuristic --players 4 --field basic --seed 1 --out reports/tuned/heuristic-4p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000 --knobs \
+    #   swap,order,burn_min,save_twos,two_above,max_copies,pickup_max,pickup_min_rank,block,block_cards
+    "heuristic-tuned-4p": Preset(
+        "tuned by idiotsim optimize for 4 players against basic (reports/tuned.md)",
+        burn_min=101, save_twos=0, two_above=12, pickup_min_rank=1, block_cards=0,
+    ),
+    # idiotsim optimize --strategy heuristic --players 5 --field basic --seed 1 --out reports/tuned/heuristic-5p \
+    #   --games-per-eval 20000 --generations 40 --sigma 0.2 --finalists 8 --selection-games 40000 --validation-games \
+    #   200000 --sensitivity-games 100000 --search-action-limit 1000 --knobs \
+    #   swap,order,burn_min,save_twos,two_above,max_copies,pickup_max,pickup_min_rank,block,block_cards
+    "heuristic-tuned-5p": Preset(
+        "tuned by idiotsim optimize for 5 players against basic (reports/tuned.md)",
+        burn_min=76, save_twos=0, two_above=12, max_copies=7, pickup_min_rank=8, block=1, block_cards=0,
+    ),
 }
 
 STRATEGY = Strategy(

@@ -4,6 +4,8 @@
   clearly positive one; the places are those of the focal seat.
 - The search finds the known optimum of a bad starting point (heuristic with
   no swap and high cards early), and validation on held-out deals says so.
+- Integer knobs on plateaus (a switch at one end of its range, a never-threshold
+  at the other) move and settle; with cma's plain integer handling they did not.
 - Outputs: evaluations, best.toml (loadable as a strategy and as a field),
   optimize.md and plots; progress reports after every generation.
 - Resume (kill -9, then the same command): tests/test_optimize_cli.py.
@@ -12,14 +14,20 @@
 from __future__ import annotations
 
 
+import warnings
+from pathlib import Path
+
+import cma
 import numpy as np
 import polars as pl
 import pytest
 
 from idiotsim.errors import UserError
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
-from idiotsim.optimize.overview import overview_markdown
+from idiotsim.optimize.overview import Run, decisions_line, overview_markdown
+from idiotsim.optimize.overview import main as overview_main
 from idiotsim.optimize.paired import focal_places, paired
+from idiotsim.optimize.search import cma_options, mean_values, new_optimiser, numpy_seeded
 from idiotsim.optimize.validate import selection
 from idiotsim.rules import Rules
 from idiotsim.strategy_api import load_strategy
@@ -89,9 +97,53 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert set(sensitivity["name"]) == {"swap", "order"} and (sensitivity["cost_lo"] > 0).all()
     page = overview_markdown([out], tmp_path / "tuned.md")  # the page over several runs (reports/tuned.md)
     basic = validation.filter(pl.col("comparator").str.contains("basic"))
-    assert f"| 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
+    assert f"| `heuristic` | 4 | [{out}](opt/optimize.md) | {basic['games'][0]:,} |" in page
     assert f"{basic['diff'][0]:+.4f} [{basic['diff_lo'][0]:+.4f}, {basic['diff_hi'][0]:+.4f}]" in page
+    assert "`best-faceup`, `low-early`, `no-early-burn` |" in page  # basic's knobs, shipped under these names
     assert "`swap` (knob)" in page and "idiotsim optimize --strategy heuristic:swap=0,order=1 " in page
+
+
+def plateau_search(problem, optimiser, generations: int = 15) -> tuple[dict, float]:
+    """CMA-ES on a toy of heuristic's landscape: spending 2s (save_twos 0) gains 0.02 places,
+    any voluntary pickup (pickup_max > 0) costs 0.1 whatever its size, two_above is flat.
+    Returns the rounded final mean and the share of candidates that picked up."""
+    picked_up = asked_count = 0
+    for g in range(generations):
+        with numpy_seeded(problem.config.seed, g), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            asked = optimiser.ask()
+        played = [problem.knob_values(problem.with_knobs(x, "candidate")) for x in asked]
+        picked_up += sum(v["pickup_max"] > 0 for v in played)
+        asked_count += len(played)
+        with numpy_seeded(problem.config.seed, g), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            optimiser.tell(asked, [(-0.02 if v["save_twos"] == 0 else 0) + (0.1 if v["pickup_max"] > 0 else 0)
+                                   for v in played])
+    return problem.knob_values(problem.with_knobs(mean_values(optimiser), "mean")), picked_up / asked_count
+
+
+def plain_cma_optimiser(problem):
+    """What the search did before: the knob ranges as bounds, steps of sigma times each range, cma's
+    own floor for integer steps."""
+    knobs = problem.knobs
+    options = {**cma_options(knobs, problem.config.sigma, problem.population),
+               "bounds": [[k.low for k in knobs], [k.high for k in knobs]],
+               "CMA_stds": [k.high - k.low for k in knobs], "minstd": 0}
+    x0 = [float(problem.start.params[i]) for i in problem.knob_index]
+    with numpy_seeded(problem.config.seed, -1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cma.CMAEvolutionStrategy(x0, problem.config.sigma, options)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_integer_knobs_on_plateaus_move_and_settle(seed):
+    problem = validate_config(OptimizeConfig(strategy="heuristic", knobs=("save_twos", "pickup_max", "two_above"),
+                                             seed=seed))
+    mean, pickup_share = plateau_search(problem, new_optimiser(problem))
+    assert (mean["save_twos"], mean["pickup_max"]) == (0, 0)
+    assert pickup_share < 0.35
+    _, plain_pickup_share = plateau_search(problem, plain_cma_optimiser(problem))
+    assert plain_pickup_share > 0.8  # reflected at the end of its range, nearly every candidate picked up
 
 
 def test_a_search_that_lost_its_way_ends_at_the_start():
@@ -169,3 +221,25 @@ def test_unwritable_folder_is_one_line(tmp_path):
     with pytest.raises(UserError, match="not a folder"):
         run_optimize(small_config(), blocker)
     assert blocker.read_text() == ""
+
+
+def test_overview_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys):
+    page = tmp_path / "tuned.md"
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    (unfinished / "optimize.json").write_text("{}")
+    for args in ([str(page)], [str(page), str(unfinished)], [str(page), str(tmp_path / "nothing")]):
+        assert overview_main(args) == 2
+        error = capsys.readouterr().err
+        assert error.startswith("error: ") and error.count("\n") == 1
+    assert not page.exists()
+
+
+def test_overview_names_resets_that_changed_no_game_apart():
+    sensitivity = pl.DataFrame({"kind": ["knob", "knob", "group", "knob"],
+                                "name": ["save_twos", "burn_min", "twos", "swap"], "cost": [0.02, 0.0, 0.0, -0.001],
+                                "cost_lo": [0.015, 0.0, 0.0, -0.003], "cost_hi": [0.025, 0.0, 0.0, 0.001]})
+    run = Run(Path("f"), small_config(), "heuristic", pl.DataFrame(), sensitivity, "none")
+    line = decisions_line(run)
+    assert line.index("`save_twos` (knob) +0.0200") < line.index("`swap` (knob) -0.0010")
+    assert line.endswith("(no game changed: `burn_min`, `twos` (group)).")

@@ -64,14 +64,21 @@ def test_unwritable_folder_is_one_line_and_writes_nothing(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
 
 
-RESUME = ["optimize", "--strategy", "weighted", "--players", "3", "--seed", "11", "--games-per-eval", "1500",
-          "--generations", "12", "--selection-games", "1500", "--validation-games", "0", "--sensitivity-games",
-          "0", "--knobs", "up_strength,up_two,up_ten,up_pair"]
+RESUME = ["optimize", "--players", "3", "--seed", "11", "--generations", "12", "--validation-games", "0",
+          "--sensitivity-games", "0"]
+RESUMED = {  # float knobs; integer knobs (their step floors and widened bounds live in the pickled optimiser)
+    "weighted": ["--strategy", "weighted", "--games-per-eval", "1500", "--selection-games", "1500",
+                 "--knobs", "up_strength,up_two,up_ten,up_pair"],
+    "heuristic": ["--strategy", "heuristic", "--games-per-eval", "4500", "--selection-games", "1500",
+                  "--knobs", "swap,burn_min,save_twos,pickup_max"],
+}
 
 
-def test_killed_command_resumes_to_identical_results(tmp_path, capsys):
+@pytest.mark.parametrize("family", RESUMED)
+def test_killed_command_resumes_to_identical_results(tmp_path, capsys, family):
     whole, killed = tmp_path / "whole", tmp_path / "killed"
-    command = [sys.executable, "-m", "idiotsim.cli", *RESUME, "--out", str(killed)]
+    args = [*RESUME, *RESUMED[family]]
+    command = [sys.executable, "-m", "idiotsim.cli", *args, "--out", str(killed)]
     victim = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               env={**os.environ, "NUMBA_NUM_THREADS": "1"})
     deadline = time.time() + 90
@@ -83,8 +90,8 @@ def test_killed_command_resumes_to_identical_results(tmp_path, capsys):
     finished = len(list((killed / ".search").glob("gen-*.pkl")))
     assert 3 <= finished < 12, "the run ended before the kill: make it longer"
     assert not (killed / "best.toml").exists()
-    cli_ok(capsys, *RESUME, "--out", killed)  # the same command again
-    cli_ok(capsys, *RESUME, "--out", whole)  # never interrupted
+    cli_ok(capsys, *args, "--out", killed)  # the same command again
+    cli_ok(capsys, *args, "--out", whole)  # never interrupted
     assert same_best(killed, whole)
     a, b = pl.read_parquet(killed / "evaluations.parquet"), pl.read_parquet(whole / "evaluations.parquet")
     assert a.height == 12 * 9 and a.equals(b)

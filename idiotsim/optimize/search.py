@@ -2,10 +2,27 @@
 
 CMA-ES (the ``cma`` package) works in knob units: bounds are the knobs'
 ranges, the initial step is ``sigma`` times each range (``CMA_stds``) and
-integer knobs are ``integer_variables`` (cma rounds them). Each generation
-samples ``population`` candidates; they, the distribution mean and the
-control (field[0]) play the generation's fresh deals at the focal seat (see
-``paired``). A candidate's fitness is its paired difference in mean place to
+integer knobs are ``integer_variables`` (cma rounds them). Integer knobs get
+two more things, because many of them are switches and thresholds whose best
+value is an end of the range (heuristic's ``pickup_max`` 0 = never, ``burn_min``
+104 = never, ``save_twos`` 0 or 1):
+
+- a step never below ``INTEGER_FIRST_STEP`` at the start nor
+  ``INTEGER_MIN_STEP`` later (``minstd``). cma's own floor for integer
+  variables (0.2 units) is made for noise-free problems: with it a two-valued
+  knob moves in about one sample in a hundred, too rarely for a noisy ranking
+  to notice, and the search stays at its start;
+- bounds one initial step beyond each end of the range (the candidates are
+  clipped to the range when played). With the range itself as cma's bounds, a
+  sample past an end is reflected back inside: started at an end with a step
+  of a fifth of the range, nearly every sample of ``pickup_max`` picks up
+  (costing up to 0.15 places), those costs dominate the ranking and the
+  other knobs' small effects are lost. With the margin the distribution can
+  move past the end, where its samples play the end value.
+
+Each generation samples ``population`` candidates; they, the distribution
+mean and the control (field[0]) play the generation's fresh deals at the
+focal seat (see ``paired``). A candidate's fitness is its paired difference in mean place to
 the control (lower is better).
 
 Resuming: after generation g the folder's ``.search/gen-<g>.pkl`` holds the
@@ -30,6 +47,8 @@ from idiotsim.optimize.paired import focal_places, paired
 
 STATE_DIR = ".search"
 MEAN = -1  # the candidate number of the distribution mean in the evaluations
+INTEGER_FIRST_STEP = 0.5  # knob units: a sample moves an integer knob by >= 1 with probability 0.32
+INTEGER_MIN_STEP = 0.3  # ... and later with probability >= 0.096, so no integer knob freezes
 
 
 @dataclass(frozen=True)
@@ -63,19 +82,30 @@ def global_randn(*shape):
     return np.random.randn(*shape)
 
 
-def new_optimiser(problem: Problem):
-    import cma
-    knobs = problem.knobs
-    low = [k.low for k in knobs]
-    high = [k.high for k in knobs]
-    options = {
-        "bounds": [low, high],
-        "CMA_stds": [k.high - k.low for k in knobs],
+def step_scales(knobs, sigma: float) -> list:
+    """``CMA_stds``: each knob's initial step divided by ``sigma``: its range, for an integer knob
+    at least ``INTEGER_FIRST_STEP / sigma``."""
+    return [max(k.high - k.low, INTEGER_FIRST_STEP / sigma) if k.integer else k.high - k.low for k in knobs]
+
+
+def cma_options(knobs, sigma: float, population: int) -> dict:
+    """Options of ``cma.CMAEvolutionStrategy(x0, sigma, options)`` for these knobs."""
+    scales = step_scales(knobs, sigma)
+    margins = [sigma * scale if k.integer else 0.0 for k, scale in zip(knobs, scales)]
+    return {
+        "bounds": [[k.low - m for k, m in zip(knobs, margins)], [k.high + m for k, m in zip(knobs, margins)]],
+        "CMA_stds": scales,
         "integer_variables": [i for i, k in enumerate(knobs) if k.integer],
-        "popsize": problem.population,
+        "minstd": [INTEGER_MIN_STEP if k.integer else 0.0 for k in knobs],
+        "popsize": population,
         "randn": global_randn, "verbose": -9, "verb_log": 0, "verb_disp": 0,
         "tolfun": 0, "tolx": 0, "tolflatfitness": 10 ** 9, "tolstagnation": 10 ** 9,
     }
+
+
+def new_optimiser(problem: Problem):
+    import cma
+    options = cma_options(problem.knobs, problem.config.sigma, problem.population)
     x0 = [float(problem.start.params[i]) for i in problem.knob_index]
     with numpy_seeded(problem.config.seed, -1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -83,7 +113,7 @@ def new_optimiser(problem: Problem):
 
 
 def mean_values(optimiser) -> list:
-    """The distribution mean in knob units (inside the bounds)."""
+    """The distribution mean in knob units (inside cma's bounds; clipped to the knobs' ranges when played)."""
     return [float(v) for v in optimiser.result.xfavorite]
 
 
