@@ -35,13 +35,16 @@ from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
-from idiotsim.toolkit import CHANCE, PICKUP, faceup_addable, held_in_source, legal_now, play, swap_choice
+from idiotsim.cards import TEN
+from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_source, legal_now, play, play_all,
+                              playable_mask, swap_choice)
 
 # Knobs of the `search` family, in order (strategies/search.py describes them).
-K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP = range(4)
+K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER = 0, 1
 SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
+TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
 POLICY_PARAMS = COUNTER.params()  # the counter's defaults; `basic` has no knobs
 CARDS_PER_RANK = 4  # per deck (R1, V7)
@@ -206,22 +209,50 @@ def list_turn_moves(obs, hand, params, rng, moves):
 
     Each rank held in the source and legal now (V12: only MUST_PLAY) with each count 1..held; a play
     that empties the hand (V11) also with each number of addable face-up cards; PICKUP when the
-    pile is not empty (R14); CHANCE when V5 allows it."""
+    pile is not empty (R14); CHANCE when V5 allows it. The `tens` knob narrows the list
+    (`tens_rule`); move 0 is then basic's move if the rule allows it, else basic's play of the rank
+    the rule leaves."""
     moves[0] = basic_decide(obs, hand, params, rng)
+    tens = int(params[K_TENS]) if params.shape[0] > K_TENS else TENS_SEARCHED  # analyze passes basic's params
+    rule = tens_rule(obs, hand, tens)
+    if rule == ONLY_TENS and (moves[0] < 0 or moves[0] & 15 != TEN):
+        moves[0] = play_all(obs, hand, TEN)  # burn by rule: basic's count of a 10 (every copy)
     count = 1
     must = obs[ob.MUST_PLAY]
     for r in range(NR):
         if (must >= 0 and r != must) or not legal_now(obs, r):
             continue
+        if (rule == ONLY_TENS and r != TEN) or (rule == NO_TENS and r == TEN):
+            continue
         held = held_in_source(obs, hand, r)
         for c in range(1, held + 1):
             for extra in range(faceup_addable(obs, hand, r, c) + 1):
                 count = _add_move(moves, count, play(r, c, extra))
+    if rule == ONLY_TENS:
+        return count
     if obs[ob.CAN_PICKUP] != 0:
         count = _add_move(moves, count, PICKUP)
     if obs[ob.CAN_CHANCE] != 0:
         count = _add_move(moves, count, CHANCE)
     return count
+
+
+ANY_MOVE, ONLY_TENS, NO_TENS = 0, 1, 2  # what tens_rule leaves of a turn's moves
+
+
+@kernel
+def tens_rule(obs, hand, tens):
+    """The `tens` knob at a TURN decision: ONLY_TENS (tens=1, burn by rule: a 10 may be played, R11,
+    on a non-empty pile, so one is played, every count searched, no pickup, no chance), NO_TENS
+    (tens=2, save the 10 like basic: no 10 while a play of another rank is legal; chance and pickup
+    stay), else ANY_MOVE (tens=0, or the rule does not apply here)."""
+    if not can_play(obs, hand, TEN):
+        return ANY_MOVE
+    if tens == TENS_BURN and obs[ob.PILE_SIZE] > 0:
+        return ONLY_TENS
+    if tens == TENS_SAVE and playable_mask(obs, hand) & ~(1 << TEN) != 0 and obs[ob.MUST_PLAY] < 0:
+        return NO_TENS
+    return ANY_MOVE
 
 
 @kernel

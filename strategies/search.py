@@ -4,7 +4,9 @@ At each turn with more than one legal move (each rank with each count, pickup, V
 every move on the same K states sampled from what it has seen, rolls each out with a rollout
 policy to the end of its own round, and plays the move with the best mean place (or win rate).
 `basic`'s move wins ties; the blind flip (R15) is `basic`'s; the swap (R6) is `basic`'s unless the
-`swap` knob searches every distinct choice of 3 face-up cards of the 6.
+`swap` knob searches every distinct choice of 3 face-up cards of the 6. The `tens` knob fixes the
+10 by rule instead of searching it (burn as soon as possible, or save it like basic), for the burn
+question (reports/burn_search.toml).
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
@@ -35,6 +37,9 @@ KNOBS = (
     Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
+    Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
+                          "non-empty pile, every count searched); 2 save it like basic (no 10 while another rank "
+                          "is playable); 1 and 2 for experiments"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 

@@ -228,6 +228,18 @@ def test_shipped_spec_quick_report_is_reproducible(tmp_path, capsys):
     assert "`--quick` check size" in (tmp_path / "q0" / "tens_faceup.md").read_text()
 
 
+def test_the_quick_size_is_scaled_by_the_cost_of_the_seats():
+    """--quick plays 4,000 games of basic's cost a setting: all of them with basic seats, a handful with a
+    search seat (a game of it costs 40 x K games of basic), still at least 2 deals a setting."""
+    from idiotsim.experiments.deals import QUICK_GAMES, quick_games
+    assert quick_games(ex.load_spec(REPORTS / "tens_faceup.toml")) == QUICK_GAMES
+    search = ex.load_spec(REPORTS / "burn_search.toml")
+    assert 1 <= quick_games(search) <= QUICK_GAMES // 100
+    first = search.points[0]
+    played = PAIRED_DESIGN.play(dataclasses.replace(search, points=(first,)), Path("unused"), quick=True)
+    assert played.quick and played.stats[0].deals == deals_for(PAIRED_DESIGN, quick_games(search), first) <= 3
+
+
 def test_sequential_mode_stops_and_says_why(tmp_path):
     spec = ex.load_spec(write(tmp_path, "p.toml", PAIRED))
     played = play(spec, games=200_000, precision=0.2)

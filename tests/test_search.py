@@ -367,6 +367,39 @@ def test_turn_moves_are_every_legal_move_with_basic_first(rules_positions):
     assert several > 5
 
 
+def test_the_tens_knob_narrows_the_turn_moves_by_its_rule(rules_positions):
+    """tens=1 (burn by rule): where a 10 may be played (R11, V6, V12) on a non-empty pile, the moves are
+    exactly the 10 plays (every count, V11 extras), basic's count first; tens=2 (save it, basic's rule):
+    no 10 while a play of another rank is legal, every other move kept. Elsewhere both list every move."""
+    from idiotsim.cards import TEN
+    rules, found = rules_positions
+    moves = np.zeros(search.MAX_MOVES, np.int64)
+    rng = np.zeros(1, np.uint64)
+    narrowed = [0, 0, 0]
+    for pos in found:
+        obs, hand = pos["obs"], pos["hand"]
+        if obs[ob.DECISION] != ob.TURN:
+            continue
+        every = expected_turn_moves(pos, rules)
+        tens = {m for m in every if m >= 0 and m & 15 == TEN}
+        others = {m for m in every if m >= 0 and m & 15 != TEN}
+        for knob in (1, 2):
+            n = search.list_turn_moves(obs, hand, STRATEGY.params({"tens": knob}), rng, moves)
+            listed = moves[:n].tolist()
+            assert len(set(listed)) == n
+            if knob == 1 and tens and obs[ob.PILE_SIZE] > 0:
+                assert set(listed) == tens
+                held = max(m >> 4 & 15 for m in tens if m >> 8 == 0)
+                assert listed[0] & 0xFF == TEN | held << 4  # basic plays every copy
+                narrowed[1] += n < len(every)
+            elif knob == 2 and tens and others:
+                assert set(listed) == every - tens
+                narrowed[2] += 1
+            else:
+                assert set(listed) == every
+    assert narrowed[1] > 0 and narrowed[2] > 0, narrowed
+
+
 def test_swap_moves_are_the_distinct_choices_of_three_of_six():
     moves = np.zeros(search.MAX_MOVES, np.int64)
     obs = np.zeros(ob.OBS_SIZE, np.int64)
@@ -407,12 +440,13 @@ def search_spec(n: int, game: int, knobs: str) -> str:
 @pytest.mark.parametrize("case, fields, players", [pytest.param(c, f, p, id=c) for c, f, p, _ in VARIANTS])
 def test_both_engines_play_search_alike(case, fields, players, fast_reference_checksum):
     """Trace and observation equality (tests/test_engine_equality.py) with `search` seated, K = 3;
-    the swap searched in every other game, the counter as rollout policy in every third."""
+    the swap searched in every other game, the counter as rollout policy in every third, the 10s
+    searched, burned by rule and saved by rule (tens=0, 1, 2) in turn."""
     failures = []
     cycle = len(players)
     for g in range(2 * cycle):
         n = players[g % cycle]
-        knobs = f"rollouts=3,swap={g % 2},policy={int(g % 3 == 2)},objective={int(g % 4 == 3)}"
+        knobs = f"rollouts=3,swap={g % 2},policy={int(g % 3 == 2)},objective={int(g % 4 == 3)},tens={g % 3}"
         msg = compare_game(case, Rules(players=n, **fields), search_spec(n, g, knobs), SEED, g,
                            hand_decks=bool(g % 2))
         if msg:

@@ -23,7 +23,8 @@ def report(
         "--games", "-g", metavar="G", help="Games per setting, overriding the specs' size.")] = None,
     quick: Annotated[bool, typer.Option(
         "--quick",
-        help="A small fixed size for a fast check (4,000 games a setting; one tournament block).")] = False,
+        help="A small fixed size for a fast check (4,000 games a setting, fewer with costly seats such as "
+             "search; one tournament block; a few games of basic self-play for where_basic_loses).")] = False,
     out: Annotated[Optional[str], typer.Option(
         "--out", "-o", metavar="DIR", help="Write the reports here instead of next to the specs.")] = None,
     precision: Annotated[Optional[float], typer.Option(

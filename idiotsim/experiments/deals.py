@@ -9,12 +9,18 @@ import numpy as np
 from idiotsim.chunks import Executor
 from idiotsim.errors import UserError
 from idiotsim.experiments.design import Rendered
-from idiotsim.experiments.play import Played, play_deals
+from idiotsim.experiments.play import Played, play_deals, point_cost
 from idiotsim.experiments.plots import plot
 from idiotsim.experiments.report import csv_text, headline, markdown
 from idiotsim.experiments.spec import Point, Spec
 
-QUICK_GAMES = 4_000  # games per point with --quick
+QUICK_GAMES = 4_000  # games per point with --quick, at the cost of basic (fewer for costly seats: quick_games)
+
+
+def quick_games(spec: Spec) -> int:
+    """The --quick size of a point: QUICK_GAMES games of basic's cost, so a spec with search seats
+    (thousands of games of basic a game) checks in seconds too (at least 2 deals a point, `deals_for`)."""
+    return max(1, int(QUICK_GAMES / max(1.0, max(point_cost(p) for p in spec.points))))
 
 
 class DealDesign(ABC):
@@ -36,7 +42,7 @@ class DealDesign(ABC):
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> Played:
         """Play the spec's size (or `games`, or the --quick size) per point; `precision`: sequential mode."""
-        size = QUICK_GAMES if quick and games is None else (games or spec.games)
+        size = quick_games(spec) if quick and games is None else (games or spec.games)
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
         return play_deals(self, spec, size, precision, quick, executor)

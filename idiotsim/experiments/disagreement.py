@@ -1,23 +1,27 @@
-"""Where does basic lose? On positions of basic self-play, how often the search player would play
-another move than basic, by the kind of disagreement, and what each kind is worth in mean place.
+"""The disagreement design ("where does basic lose?"): on positions of basic self-play, how often the
+search player would play another move than basic, by the kind of disagreement, and what each kind
+is worth in mean place.
 
-Positions: every TURN decision with more than one legal move of `games` games of 4 (or n) `basic`
-players (reference engine, ``idiotsim.positions``). At each, the search (`search:rollouts=K`)
-decides from the seat's observation and hand; where it differs from basic, both moves are played
-on the same `judge` fresh sampled states (``search.place_matrix``) and the position's value of the
-disagreement is the mean place of the search's move minus basic's (negative: the search's move is
-better). Per kind: the number of disagreements, their share of the decisions and their mean value,
-each with a 95% CI clustered by game (the positions of one game are not independent).
+Positions: every SWAP decision (R6) and every TURN decision with more than one legal move of `games`
+games of `basic` self-play (reference engine, deals of the spec's seed). At each, the search (the
+spec's `strategy`, a `search` spec; with `swap=1` it searches the swap too) decides from the seat's
+observation and hand; where it differs from basic, both moves are played on the same `judge` fresh
+sampled states (``search.place_matrix``, common random numbers) and the disagreement's value is the
+mean place after the search's move minus after basic's (negative: the search's move is better).
 
-Not a design of ``idiotsim report`` (yet): ``python -m idiotsim.experiments.disagreement --out
-reports/where_basic_loses`` writes NAME.md and NAME.csv.
+Per kind: the disagreements, their share of the decisions of their type (swaps, or turns) and their
+mean value, each with a 95% CI clustered by game (the positions of one game are not independent);
+the values form one Holm family. Everything is kept as exact integers per game (decisions,
+disagreements, sums of place differences over the judging states), so the report is byte-identical
+for any chunking and worker count. Each position draws from its own stream (game, position index).
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import io
-import time
+import math
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,20 +29,30 @@ import numpy as np
 from idiotsim import observation as ob
 from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
 from idiotsim.cards import TEN, TWO
+from idiotsim.chunks import Executor, map_in_order
+from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.text import capitalised, csv_value, format_number, format_percent, rules_text
+from idiotsim.observation import NR
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
-from idiotsim.files import write_atomic
-from idiotsim.stats import ratio_interval, rate_interval
+from idiotsim.stats import Interval, adjust_holm, decimals_for, format_p, p_clause, rate_interval, ratio_interval
 from idiotsim.toolkit import PICKUP
 
-KINDS = ("pick up instead of playing", "play a 10 (burn)", "keep the 10", "play a 2", "keep the 2",
-         "fewer copies of the rank", "more copies of the rank", "a higher ordinary rank",
-         "a lower ordinary rank", "other")
+SWAP_KINDS = ("the swap: fewer 2s and 10s face-up", "the swap: more 2s and 10s face-up",
+              "the swap: other ordinary cards face-up")
+KINDS = (*SWAP_KINDS, "pick up instead of playing", "play a 10 (burn)", "keep the 10", "play a 2", "keep the 2",
+         "fewer copies of the rank", "more copies of the rank", "a higher ordinary rank", "a lower ordinary rank",
+         "other")
+ANY_SWAP, ANY_TURN = "any swap", "any turn decision"
 DISAGREEMENT_STREAM = SEAT_STREAM - 2  # the search's samples here: no seat of a game uses it
+POSITION_KEY = 100_000  # the stream's game key: game * POSITION_KEY + the position's index in the game
+CHUNK_GAMES = 25  # games of basic self-play per chunk task
+QUICK_GAMES = 4  # games with --quick
 
 
 def kind_of(basic_move: int, search_move: int) -> str:
-    """The kind of a disagreement between basic's move and the search's."""
+    """The kind of a turn disagreement between basic's move and the search's."""
     if search_move == PICKUP:
         return "pick up instead of playing"
     if basic_move < 0 or search_move < 0:
@@ -55,95 +69,241 @@ def kind_of(basic_move: int, search_move: int) -> str:
     return "a higher ordinary rank" if s_rank > b_rank else "a lower ordinary rank"
 
 
-def disagreements(rules: Rules, games: int, seed: int, rollouts: int, judge: int) -> tuple[np.ndarray, list]:
-    """(decisions looked at in each game, [(game, kind, value)] for each disagreement)."""
-    from idiotsim import search
-    from idiotsim.positions import decision_positions
-    from idiotsim.strategy_api import load_strategy
-    params = load_strategy(f"search:rollouts={rollouts}").params
-    decisions = np.zeros(games, np.int64)
+def swap_kind_of(basic_choice: int, search_choice: int) -> str:
+    """The kind of a swap disagreement (R6): by how many of the three face-up cards are 2s and 10s."""
+    def specials(choice):
+        return sum(r in (TWO, TEN) for r in face_up_ranks(choice))
+    b, s = specials(basic_choice), specials(search_choice)
+    return SWAP_KINDS[0] if s < b else SWAP_KINDS[1] if s > b else SWAP_KINDS[2]
+
+
+def face_up_ranks(choice: int) -> tuple:
+    """A swap choice (R6: three face-up ranks) as its sorted ranks, whatever their order in the code."""
+    return tuple(sorted((choice % NR, choice // NR % NR, choice // (NR * NR))))
+
+
+def basic_positions(rules: Rules, seed: int, game: int) -> list:
+    """(obs, hand) of every SWAP and TURN decision of game `game` of `seed`, `basic` at every seat,
+    on the reference engine."""
+    from types import SimpleNamespace
+
+    from idiotsim.reference import play_match
+    from idiotsim.rng import shuffled_deck
+    from idiotsim.strategy_api import SeatStrategy, Strategy, load_strategies
     found = []
-    for game in range(games):
-        for position in decision_positions(rules, "basic", seed, game, decisions=(ob.TURN,)):
-            obs, hand = position["obs"], position["hand"]
-            moves = np.zeros(search.MAX_MOVES, np.int64)
-            rng = new_state(seed, game * 10_000 + int(obs[ob.ACTIONS]), DISAGREEMENT_STREAM)
-            if search.list_turn_moves(obs, hand, params, rng, moves) < 2:
+
+    def recorder(seat):
+        def decide(obs, hand, params, rng):
+            if obs[ob.DECISION] in (ob.SWAP, ob.TURN):
+                found.append((obs.copy(), hand.copy()))
+            return seat.decide.py_func(obs, hand, params, rng)
+        return SeatStrategy(seat.label, Strategy(name=seat.label, decide=SimpleNamespace(py_func=decide),
+                                                 description=""), seat.params)
+
+    decks = [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
+    play_match(decks, rules, [recorder(s) for s in load_strategies("basic", rules.players)], seed, game)
+    return found
+
+
+def disagreements(rules: Rules, seed: int, strategy: str, judge: int, lo: int, hi: int) -> dict:
+    """Games lo .. hi - 1: per game the swap and the turn decisions looked at, and each disagreement as
+    (game, kind index in KINDS, sum over the `judge` states of place(search's move) - place(basic's))."""
+    from idiotsim import search
+    from idiotsim.strategy_api import load_strategy
+    params = load_strategy(strategy).params
+    swaps, turns = np.zeros(hi - lo, np.int64), np.zeros(hi - lo, np.int64)
+    found = []
+    moves = np.zeros(search.MAX_MOVES, np.int64)
+    for game in range(lo, hi):
+        for index, (obs, hand) in enumerate(basic_positions(rules, seed, game)):
+            rng = new_state(seed, game * POSITION_KEY + index, DISAGREEMENT_STREAM)
+            swap = obs[ob.DECISION] == ob.SWAP
+            lister = search.list_swap_moves if swap else search.list_turn_moves
+            if lister(obs, hand, params, rng, moves) < 2:
                 continue
-            decisions[game] += 1
+            (swaps if swap else turns)[game - lo] += 1
+            basic = int(moves[0])
             choice = int(search.search_decision(obs, hand, params, rng, obs, False))
-            if choice == moves[0]:
+            if (face_up_ranks(choice) == face_up_ranks(basic)) if swap else choice == basic:
                 continue
             places = np.zeros((judge, 2), np.int64)
-            search.place_matrix(obs, hand, rng, np.array([moves[0], choice], np.int64), judge, 0, places)
-            found.append((game, kind_of(int(moves[0]), choice), float((places[:, 1] - places[:, 0]).mean())))
-    return decisions, found
+            if search.place_matrix(obs, hand, rng, np.array([basic, choice], np.int64), judge, 0, places) < 0:
+                raise RuntimeError(f"game {game}, position {index}: a sampled state could not be built")
+            kind = swap_kind_of(basic, choice) if swap else kind_of(basic, choice)
+            found.append((game, KINDS.index(kind), int((places[:, 1] - places[:, 0]).sum())))
+    found = np.array(found, np.int64).reshape(-1, 3)
+    return dict(swaps=swaps, turns=turns, game=found[:, 0], kind=found[:, 1], value=found[:, 2])
 
 
-def table(decisions: np.ndarray, found: list) -> list[dict]:
-    """Per kind (and "any"): count, share of the decisions and mean value, 95% CIs clustered by game."""
-    rows = []
-    for kind in ("any", *KINDS):
-        picked = [(g, v) for g, k, v in found if kind in ("any", k)]
-        if not picked:
-            continue
-        count, value_sum = np.zeros(len(decisions)), np.zeros(len(decisions))
-        for g, v in picked:
-            count[g] += 1
-            value_sum[g] += v
-        share, value = rate_interval(count, decisions), ratio_interval(value_sum, count)
-        rows.append(dict(kind=kind, disagreements=len(picked), share=share.mean, share_lo=share.lo,
-                         share_hi=share.hi, value=value.mean, value_lo=value.lo, value_hi=value.hi))
-    return rows
+def chunk_task(rules_fields: dict, seed: int, strategy: str, judge: int, lo: int, hi: int) -> dict:
+    """One chunk of games: a pure function of its arguments (it may run on a worker)."""
+    return disagreements(Rules(**rules_fields), seed, strategy, judge, lo, hi)
 
 
-def markdown(rows: list, decisions: int, args) -> str:
-    """The report; `decisions`: how many decisions were looked at in all."""
-    lines = [
-        "# Where does basic lose?",
-        "",
-        f"**Question.** On positions of `basic` self-play ({args.players} players), how often would the search "
-        f"player (`search:rollouts={args.rollouts}`) play another move than `basic`, by the kind of "
-        "disagreement, and what is each kind worth in mean place?",
-        "",
-        f"Size: {args.games} games of basic self-play, {decisions:,} turn decisions with more than one legal move; "
-        f"each disagreement judged on {args.judge} fresh sampled states with both moves (common random numbers). "
-        "Value: mean place after the search's move minus after basic's (negative: the search's move is better), "
-        "95% CIs clustered by game. The swap is not included (the search swaps like basic).",
-        "",
-        "| kind | disagreements | share of decisions (95% CI) | value, places (95% CI) |",
-        "|---|---|---|---|",
-    ]
+@dataclass(frozen=True)
+class PlayedDisagreement:
+    spec: Spec
+    games: int
+    swaps: np.ndarray  # per game: swap decisions with more than one choice
+    turns: np.ndarray  # per game: turn decisions with more than one legal move
+    game: np.ndarray  # per disagreement: its game, kind (index in KINDS) and summed place difference
+    kind: np.ndarray
+    value: np.ndarray
+    quick: bool = False
+
+
+@dataclass(frozen=True)
+class KindRow:
+    kind: str
+    decisions: str  # "swaps" or "turns": the decisions its share is of
+    disagreements: int
+    share: Interval
+    value: Interval  # mean place, search's move minus basic's (Holm p over the report's rows)
+
+
+class DisagreementDesign:
+    name = "disagreement"
+
+    def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
+             quick: bool = False, executor: Executor | None = None) -> PlayedDisagreement:
+        """Every position of `games` (the spec's size, or --quick's) games of basic self-play, in chunks."""
+        if precision is not None:
+            print(f"note: --precision does not apply to the disagreement spec {spec.path}; it plays its size",
+                  file=sys.stderr)
+        size = QUICK_GAMES if quick and games is None else (games or spec.games)
+        rules = spec.points[0].rules.as_dict()
+        tasks = ((rules, spec.seed, spec.strategy, spec.judge, lo, min(lo + CHUNK_GAMES, size))
+                 for lo in range(0, size, CHUNK_GAMES))
+        parts = list(map_in_order(chunk_task, tasks, executor))
+        joined = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+        return PlayedDisagreement(spec, size, quick=quick, **joined)
+
+    def analyse(self, played: PlayedDisagreement) -> list[KindRow]:
+        """One row for any swap, one per kind of swap disagreement found, one for any turn decision, one
+        per kind of turn disagreement found."""
+        rows = []
+        judge = played.spec.judge
+        is_swap = played.kind < len(SWAP_KINDS)
+        for kind in (ANY_SWAP, *SWAP_KINDS, ANY_TURN, *KINDS[len(SWAP_KINDS):]):
+            if kind in (ANY_SWAP, ANY_TURN):
+                picked = is_swap if kind == ANY_SWAP else ~is_swap
+            else:
+                picked = played.kind == KINDS.index(kind)
+                if not picked.any():
+                    continue
+            per_game = np.bincount(played.game[picked], minlength=played.games)
+            value_sum = np.zeros(played.games, np.int64)
+            np.add.at(value_sum, played.game[picked], played.value[picked])  # exact integers
+            swaps = kind == ANY_SWAP or kind in SWAP_KINDS
+            share = rate_interval(per_game, played.swaps if swaps else played.turns)  # games without any hold nothing
+            value = ratio_interval(value_sum, judge * per_game)
+            rows.append(KindRow(kind, "swaps" if swaps else "turns", int(picked.sum()), share, value))
+        tested = adjust_holm([None if _too_few(r.value) else r.value for r in rows])
+        return [r if t is None else KindRow(r.kind, r.decisions, r.disagreements, r.share, t)
+                for r, t in zip(rows, tested)]
+
+    def render(self, played: PlayedDisagreement, rows: list, out_dir: Path) -> Rendered:
+        answer = _answer(played, rows)
+        return Rendered(_markdown(played, rows, answer), _csv(rows), answer, played.games)
+
+
+def _too_few(value: Interval) -> bool:
+    return math.isnan(value.lo)
+
+
+def _value_text(value: Interval, holm: bool = True) -> str:
+    if _too_few(value):
+        return "none" if math.isnan(value.mean) else f"{format_number(value.mean, 3, True)} (too few to judge)"
+    d = decimals_for(value.lo, value.hi, 3)
+    text = (f"{format_number(value.mean, d, True)} ({format_number(value.lo, d, True)} to "
+            f"{format_number(value.hi, d, True)})")
+    return text + (f", {p_clause('Holm', value.p_holm)}" if holm else "")
+
+
+def _share_text(share: Interval) -> str:
+    d = decimals_for(100 * share.lo, 100 * share.hi, 2)
+    return f"{format_percent(share.mean, d)} ({format_percent(share.lo, d)} to {format_percent(share.hi, d)})"
+
+
+def _worth(value: Interval) -> str:
+    if _too_few(value) or not value.significant():
+        return "a difference not told from 0"
+    return "better for the search's move" if value.mean < 0 else "better for basic's move"
+
+
+def _answer(played: PlayedDisagreement, rows: list) -> str:
+    by_kind = {r.kind: r for r in rows}
+    turn, swap = by_kind[ANY_TURN], by_kind[ANY_SWAP]
+    kinds = [r for r in rows if r.decisions == "turns" and r.kind != ANY_TURN and not _too_few(r.value)]
+    biggest = sorted(kinds, key=lambda r: -r.disagreements * abs(r.value.mean))[:2]
+    parts = [f"`{played.spec.strategy}` plays another move than basic at {_share_text(turn.share)} of the turn "
+             f"decisions of basic self-play, worth {_value_text(turn.value)} places each ({_worth(turn.value)})"]
+    if biggest:
+        parts.append("most of it in " + " and ".join(f"{r.kind} ({_share_text(r.share)} of turns, "
+                                                     f"{_value_text(r.value, holm=False)})" for r in biggest))
+    swap_kinds = sorted((r for r in rows if r.kind in SWAP_KINDS), key=lambda r: -r.disagreements)
+    parts.append(f"it swaps otherwise at {_share_text(swap.share)} of the swaps, worth "
+                 + (f"{_value_text(swap.value)} places each ({_worth(swap.value)}; most often {swap_kinds[0].kind[10:]}"
+                    f", {_value_text(swap_kinds[0].value, holm=False)})" if swap.disagreements
+                    else "nothing (no swap differed)"))
+    return "; ".join(parts) + "."
+
+
+def _markdown(played: PlayedDisagreement, rows: list, answer: str) -> str:
+    spec = played.spec
+    rules = spec.points[0].rules
+    lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
+             f"**Answer.** {answer}", ""]
+    if spec.notes.strip():
+        lines += [spec.notes.strip(), ""]
+    lines += ["## Setup", "",
+              f"- Positions: every swap (R6) and every turn with more than one legal move of {played.games:,} games "
+              f"of `basic` self-play ({spec.players} players; rules: {rules_text(rules, exclude=('players',))}; "
+              f"seed {spec.seed}; reference engine)",
+              f"- Search: `{spec.strategy}` decides at each from the seat's observation and hand "
+              "(the swap is searched only with `swap=1`)",
+              f"- Judge: each disagreement, both moves played on the same {spec.judge} fresh sampled states "
+              "(common random numbers) and rolled out by basic to the seat's place; its value is the mean place "
+              "after the search's move minus after basic's (negative: the search's move is better)", "",
+              "## Numbers", "",
+              "| kind | decisions | disagreements | share of those decisions (95% CI) | value, places (95% CI) "
+              "| Holm p |", "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['kind']} | {r['disagreements']:,} | {r['share']:.2%} ({r['share_lo']:.2%} to "
-                     f"{r['share_hi']:.2%}) | {r['value']:+.3f} ({r['value_lo']:+.3f} to {r['value_hi']:+.3f}) |")
-    lines += ["", f"Regenerate: `python -m idiotsim.experiments.disagreement --players {args.players} --games "
-              f"{args.games} --rollouts {args.rollouts} --judge {args.judge} --seed {args.seed} --out {args.out}`", ""]
+        lines.append(f"| {r.kind} | {r.decisions} | {r.disagreements:,} | {_share_text(r.share)} | "
+                     f"{_value_text(r.value, holm=False)} | {format_p(r.value.p_holm)} |")
+    swaps, turns = int(played.swaps.sum()), int(played.turns.sum())
+    lines += ["", "Intervals are 95% CIs clustered by game (a ratio of per-game sums over games: the positions of "
+              "one game are not independent); the value rows form one family and each p-value (value against 0) is "
+              "Holm-adjusted over it. A share is of the decisions of its type: swaps for the swap rows (a swap kind: by how many "
+              "of the three face-up cards are 2s and 10s, the search's choice against basic's), turns with more than "
+              "one legal move for the rest. A value is what the search's choice is worth where it differs, "
+              "judged by the same search machinery with basic's rollouts: a measure of how much the search "
+              "believes it gains, on fresh samples, not a measured game result.", "",
+              "## Size", "",
+              f"{played.games:,} games{' (`--quick` check size: not the shipped numbers)' if played.quick else ''}: "
+              f"{swaps:,} swaps and {turns:,} turn decisions looked at, {int(len(played.kind)):,} disagreements, each "
+              f"judged on {spec.judge} sampled states. The games are the clusters; the widest value interval above is "
+              f"{_widest(rows)} places wide.", "",
+              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
+              f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
     return "\n".join(lines)
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rollouts", type=int, default=32)
-    parser.add_argument("--judge", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=6205)
-    parser.add_argument("--out", default="reports/where_basic_loses")
-    args = parser.parse_args(argv)
-    start = time.time()
-    decisions, found = disagreements(Rules(players=args.players), args.games, args.seed, args.rollouts, args.judge)
-    rows = table(decisions, found)
-    out = Path(args.out)
-    write_atomic(out.with_suffix(".md"), markdown(rows, int(decisions.sum()), args))
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    write_atomic(out.with_suffix(".csv"), text.getvalue())
-    print(f"{out.with_suffix('.md')}: {int(decisions.sum()):,} decisions, {len(found):,} disagreements, "
-          f"{time.time() - start:.1f} s")
+def _widest(rows: list) -> str:
+    widths = [r.value.hi - r.value.lo for r in rows if not _too_few(r.value)]
+    return format_number(max(widths), 3) if widths else "n/a"
 
 
-if __name__ == "__main__":
-    main()
+CSV_COLUMNS = ("kind", "decisions", "disagreements", "share", "share_lo", "share_hi", "value", "value_lo", "value_hi",
+               "value_p", "value_p_holm")
+
+
+def _csv(rows: list) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in rows:
+        writer.writerow([csv_value(v) for v in (r.kind, r.decisions, r.disagreements, r.share.mean, r.share.lo,
+                                                r.share.hi, r.value.mean, r.value.lo, r.value.hi, r.value.p,
+                                                r.value.p_holm)])
+    return buf.getvalue()

@@ -13,23 +13,26 @@ from pathlib import Path
 from idiotsim.errors import UserError
 from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
 
-DESIGNS = ("paired", "seats", "tournament")
+DESIGNS = ("paired", "seats", "tournament", "disagreement")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes")
 DESIGN_FIELDS = {
     "paired": ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep"),
     "seats": ("strategy", "sweep"),
     "tournament": ("strategies",),
+    "disagreement": ("strategy", "judge"),
 }
 REQUIRED = {
     "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
     "seats": ("question", "strategy", "players", "games", "seed"),
     "tournament": ("question", "strategies", "players", "games", "seed"),
+    "disagreement": ("question", "strategy", "judge", "players", "games", "seed"),
 }
 SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
 SERIES_FIELDS = ("knob", "rule", "values")
 VARIANT_FIELDS = {"paired": ("label", "rules", "knobs", "opponents"), "seats": ("label", "rules", "strategy")}
 STREAMS = ("shared", "independent")
 MAX_GAMES = 10 ** 10
+MAX_JUDGE = 100_000  # disagreement: sampled states judging one disagreement
 
 @dataclass(frozen=True)
 class Point:
@@ -76,6 +79,7 @@ class Spec:
     streams: str = "shared"
     strategy: str = ""
     strategies: tuple = ()
+    judge: int = 0  # disagreement
     sweep_name: str = ""  # what the sweep varies ("players", "burn_min", "variant")
     series_name: str = ""
     points: tuple = ()
@@ -222,6 +226,18 @@ def load_spec(path) -> Spec:
         if len(specs) < 2:
             raise _err(path, "strategies", "a leaderboard needs at least 2 strategies")
         return Spec(**common, strategies=specs, points=(Point("", "", "", base_rules),))
+
+    if design == "disagreement":
+        strategy = _check_strategy(path, "strategy", data["strategy"])
+        from idiotsim.strategy_api import load_strategy
+        family = load_strategy(strategy).strategy.name
+        if family != "search":
+            raise _err(path, "strategy", f"must be a spec of the search family (e.g. 'search:rollouts=32,swap=1'), "
+                                         f"got {strategy!r} ({family})")
+        judge = _require_type(path, "judge", data["judge"], int, "an integer")
+        if not 2 <= judge <= MAX_JUDGE:
+            raise _err(path, "judge", f"must be 2..{MAX_JUDGE}, got {judge}")
+        return Spec(**common, strategy=strategy, judge=judge, points=(Point("", "", "", base_rules, strategy=strategy),))
 
     if design == "paired":
         treatment = _check_strategy(path, "treatment", data["treatment"])
