@@ -32,9 +32,12 @@ def work_perfect_info(params) -> float:
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
-    Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
+    Knob("policy", 0, 0, 3, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
+                            "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
+    Knob("halving", 0, 0, 1, "0: every move on all K sampled states; 1: sequential halving on the same budget "
+                             "(K x moves rollouts), the better half of the moves kept round by round"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 
