@@ -4,7 +4,9 @@ At each turn with more than one legal move (each rank with each count, pickup, V
 every move on the same K states sampled from what it has seen, rolls each out with a rollout
 policy to the end of its own round, and plays the move with the best mean place (or win rate).
 `basic`'s move wins ties; the blind flip (R15) is `basic`'s; the swap (R6) is `basic`'s unless the
-`swap` knob searches every distinct choice of 3 face-up cards of the 6.
+`swap` knob searches every distinct choice of 3 face-up cards of the 6. Beyond the plain search
+(docs/strategies.md has their measured strength at the same time per decision): `policy` 2 and 3
+roll out with the tuned `weighted` player, `halving` allocates the same budget by sequential halving.
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
@@ -17,11 +19,14 @@ from idiotsim.toolkit import Knob, Strategy, strategy_function
 # A game with one search seat costs about this many games of basic per sampled state (K): about
 # 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
 GAMES_OF_BASIC_PER_ROLLOUT = 40
+# Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
+# the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
+POLICY_COST = (1.0, 1.0, 7.0, 3.2)
 
 
 def work(params) -> float:
     """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
-    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS]
+    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
 
 
 def work_perfect_info(params) -> float:
@@ -40,6 +45,7 @@ KNOBS = (
                              "(K x moves rollouts), the better half of the moves kept round by round"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
+POLICY = [knob.name for knob in KNOBS].index("policy")
 
 
 @strategy_function(allocates=True)
