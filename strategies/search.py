@@ -1,12 +1,15 @@
 """`search`: determinized Monte Carlo search (PIMC, ``idiotsim.search``).
 
 At each turn with more than one legal move (each rank with each count, pickup, V5 chance) it plays
-every move on the same K states sampled from what it has seen, rolls each out with a rollout
-policy to the end of its own round, and plays the move with the best mean place (or win rate).
+the moves on states sampled from what it has seen (the same states for every move still in the
+running), rolls each out with a rollout policy to the end of its own round, and plays the move with
+the best mean place (or win rate). By default the budget of K x moves rollouts is allocated by
+sequential halving (`halving`); `halving=0` is the plain search, every move on the same K states.
 `basic`'s move wins ties; the blind flip (R15) is `basic`'s; the swap (R6) is `basic`'s unless the
 `swap` knob searches every distinct choice of 3 face-up cards of the 6. Beyond the plain search
 (docs/strategies.md has their measured strength at the same time per decision): `policy` 2 and 3
-roll out with the tuned `weighted` player, `halving` allocates the same budget by sequential halving.
+roll out with the tuned `weighted` player (both weaker at the same time); `halving` (the default,
+stronger at the same time) allocates the same budget by sequential halving.
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
@@ -41,8 +44,9 @@ KNOBS = (
                             "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
-    Knob("halving", 0, 0, 1, "0: every move on all K sampled states; 1: sequential halving on the same budget "
-                             "(K x moves rollouts), the better half of the moves kept round by round"),
+    Knob("halving", 1, 0, 1, "1: sequential halving on the budget of K x moves rollouts, the better half of the "
+                             "moves kept round by round (0.022 places ahead of 0 at the same time); "
+                             "0: every move on all K sampled states (the plain search)"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 POLICY = [knob.name for knob in KNOBS].index("policy")
@@ -64,8 +68,8 @@ def decide_perfect_info(obs, hand, params, rng):
 STRATEGY = Strategy(
     name="search",
     decide=decide,
-    description="Determinized Monte Carlo search: every legal move rolled out on K sampled states; "
-                "best mean place, basic's move on ties",
+    description="Determinized Monte Carlo search: every legal move rolled out on sampled states (K x moves "
+                "rollouts, sequential halving); best mean place, basic's move on ties",
     stochastic=True,
     counts_cards=True,
     knobs=KNOBS,

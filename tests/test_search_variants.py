@@ -151,9 +151,10 @@ def test_halving_spends_the_plain_budget_and_with_two_moves_is_the_plain_search(
 
 
 def test_halving_is_the_search_player_with_the_knob():
-    """The player with halving=1 plays the move `halve_moves` chooses on the same stream."""
-    params = STRATEGY.params({"rollouts": 8, "halving": 1})
-    plain = STRATEGY.params({"rollouts": 8})
+    """The player (halving=1 by default) plays the move `halve_moves` chooses on the same stream."""
+    assert STRATEGY.params()[search.K_HALVING] == search.HALVING  # the default (docs/strategies.md)
+    params = STRATEGY.params({"rollouts": 8})
+    plain = STRATEGY.params({"rollouts": 8, "halving": 0})
     differs = 0
     for i, (pos, n) in enumerate(searched_positions(3)):
         work, _ = halve(pos, 8, i)
