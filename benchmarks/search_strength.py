@@ -4,6 +4,8 @@ same deals (the tournament's field mode), paired with `basic` in the same seat o
     .venv/bin/python benchmarks/search_strength.py --rollouts 128 --deals 4000 --out /tmp/k128
     .venv/bin/python benchmarks/search_strength.py --spec strategies/search.py:PERFECT_INFO --deals 1000 --out /tmp/pi
 
+The search allocates its rollouts by sequential halving by default; `--knobs halving=0` is the plain
+search the figures below were measured with (benchmarks/search_variants.py compares the two).
 The tournament folder is resumable (an interrupted run continues). Prints the paired mean-place
 difference (search minus basic in the same seat on the same deal; negative is better) with its
 95% CI over deals, win and Idiot rates, and games/s. Issue 13's target at 4 players, K = 128:

@@ -35,18 +35,29 @@ from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
+from idiotsim.strategies.weighted import PRESETS as WEIGHTED_PRESETS
+from idiotsim.strategies.weighted import WEIGHTED
+from idiotsim.strategies.weighted import decide as weighted_decide
 from idiotsim.cards import TEN
 from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_source, legal_now, play, play_all,
                               playable_mask, swap_choice)
 
-# Knobs of the `search` family, in order (strategies/search.py describes them).
+# Knobs of the `search` family: their indexes in params (strategies/search.py describes them, and a
+# test checks that each name sits at its index there). Knobs appended later go through these names only.
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
+K_HALVING = K_TENS + 1  # the budget allocation knob: the last knob of the family
 MEAN_PLACE, WINS = 0, 1
-POLICY_BASIC, POLICY_COUNTER = 0, 1
+POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
 SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
+ALL_MOVES, HALVING = 0, 1  # values of the halving knob
 POLICY_PARAMS = COUNTER.params()  # the counter's defaults; `basic` has no knobs
+# `weighted` with the tuned preset of each player count (rows: 2..5 players; more players use 5's).
+TUNED_PLAYERS = (2, 3, 4, 5)
+TUNED_PARAMS = np.stack([WEIGHTED.params(WEIGHTED_PRESETS[f"tuned-{n}p"]) for n in TUNED_PLAYERS])
+N_WEIGHTS = TUNED_PARAMS.shape[1]
+SEARCHER_SLOT = N_WEIGHTS  # POLICY_TUNED_SELF: the searcher's seat, after the weights
 CARDS_PER_RANK = 4  # per deck (R1, V7)
 
 # ---- work arrays: one int64 array per decision, in sections ----
@@ -59,7 +70,8 @@ MOVES = SNAP + en.POSITION_SIZE
 PLACE_SUMS = MOVES + MAX_MOVES
 WIN_COUNTS = PLACE_SUMS + MAX_MOVES
 PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
-WORK_SIZE = PLACES + MAX_MOVES
+SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move and sampled state)
+WORK_SIZE = SPENT + 1
 
 
 # ---- determinization ---------------------------------------------------------------------------
@@ -319,10 +331,36 @@ def copy_state(src, dst):
 
 
 @kernel
+def tuned_self_decide(obs, hand, params, rng):
+    """POLICY_TUNED_SELF: `weighted` (the weights in params) at the searcher's seat
+    (params[SEARCHER_SLOT]), `basic` at every other seat."""
+    if obs[ob.SEAT] == int(params[SEARCHER_SLOT]):
+        return weighted_decide(obs, hand, params, rng)
+    return basic_decide(obs, hand, params, rng)
+
+
+@njit(cache=True)
+def rollout_params(policy, players, searcher):
+    """The params every seat of a rollout reads: for the tuned policies the `weighted` weights of the
+    tuned preset for `players` (2..5; more use 5's) and the searcher's seat; else counter's defaults."""
+    if policy == POLICY_TUNED or policy == POLICY_TUNED_SELF:
+        row = min(max(players, TUNED_PLAYERS[0]), TUNED_PLAYERS[-1]) - TUNED_PLAYERS[0]
+        params = np.zeros(N_WEIGHTS + 1, np.float64)
+        params[:N_WEIGHTS] = TUNED_PARAMS[row]
+        params[SEARCHER_SLOT] = searcher
+        return params
+    return POLICY_PARAMS.copy()
+
+
+@kernel
 def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles=True):
     """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place."""
     if policy == POLICY_COUNTER:
         return en.play_on(st, seat, searcher, counter_decide, policy_params, scratch, snap, skip_cycles)
+    if policy == POLICY_TUNED:
+        return en.play_on(st, seat, searcher, weighted_decide, policy_params, scratch, snap, skip_cycles)
+    if policy == POLICY_TUNED_SELF:
+        return en.play_on(st, seat, searcher, tuned_self_decide, policy_params, scratch, snap, skip_cycles)
     return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
 
 
@@ -338,6 +376,10 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
                 left_of_dealer = (s + 1) % n
     if policy == POLICY_COUNTER:
         return en.open_round(st, searcher, choice, counter_decide, policy_params, scratch, left_of_dealer)
+    if policy == POLICY_TUNED:
+        return en.open_round(st, searcher, choice, weighted_decide, policy_params, scratch, left_of_dealer)
+    if policy == POLICY_TUNED_SELF:  # the other seats: basic
+        return en.open_round(st, searcher, choice, tuned_self_decide, policy_params, scratch, left_of_dealer)
     return en.open_round(st, searcher, choice, basic_decide, policy_params, scratch, left_of_dealer)
 
 
@@ -410,7 +452,7 @@ def place_matrix(obs, hand, rng, moves, rollouts, policy, places):
     work = np.zeros(WORK_SIZE, np.int64)
     work[MOVES:MOVES + n_moves] = moves
     scratch = np.zeros(1, np.uint64)
-    policy_params = POLICY_PARAMS.copy()
+    policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])
     for k in range(rollouts):
         if judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, obs, False) < 0:
             return -1
@@ -435,6 +477,73 @@ def best_move(work, n_moves, objective):
     return best
 
 
+@kernel(inline="always")
+def _better(work, i, j, objective):
+    """Is move i ahead of move j (both judged on the same states)? By the objective, then the
+    earlier move (so `basic`'s move, 0, is ahead of every move it ties with)."""
+    if objective == WINS and work[WIN_COUNTS + i] != work[WIN_COUNTS + j]:
+        return work[WIN_COUNTS + i] > work[WIN_COUNTS + j]
+    if work[PLACE_SUMS + i] != work[PLACE_SUMS + j]:
+        return work[PLACE_SUMS + i] < work[PLACE_SUMS + j]
+    return i < j
+
+
+@kernel
+def keep_better_half(work, n_moves, objective):
+    """The ceil(n/2) moves ahead of the others (`_better`) stay at the front of the MOVES,
+    PLACE_SUMS and WIN_COUNTS sections, in their order; returns how many."""
+    keep = (n_moves + 1) // 2
+    for i in range(n_moves):  # first every move's rank (in PLACES, free between states), then compact
+        ahead = 0  # moves ahead of move i
+        for j in range(n_moves):
+            if j != i and _better(work, j, i, objective):
+                ahead += 1
+        work[PLACES + i] = ahead
+    kept = 0
+    for i in range(n_moves):
+        if work[PLACES + i] < keep:  # a strict order: exactly `keep` moves pass
+            work[MOVES + kept] = work[MOVES + i]
+            work[PLACE_SUMS + kept] = work[PLACE_SUMS + i]
+            work[WIN_COUNTS + kept] = work[WIN_COUNTS + i]
+            kept += 1
+    return kept
+
+
+@kernel(inline="always")
+def _halving_rounds(n):
+    """ceil(log2 n): rounds of halving from n moves to one."""
+    rounds = 0
+    while n > 1:
+        n = (n + 1) // 2
+        rounds += 1
+    return rounds
+
+
+@kernel
+def halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_params, scratch, work, truth,
+                perfect):
+    """Sequential halving (Karnin, Koren and Somekh 2013) of the first n_moves moves of work[MOVES:] on
+    the budget of the plain search, `rollouts` x n_moves rollouts: each round shares what is left of
+    the budget equally among the rounds left, plays every surviving move on the same fresh sampled
+    states, and keeps the better half by the sums over every state so far (every survivor has been
+    judged on the same states: common random numbers); the last round, of two moves, spends the
+    rest (one rollout is left over when the rest is odd). Every round takes at least one state, so K
+    below ceil(log2 n) may overspend. The chosen move
+    ends in work[MOVES]; the rollouts played in work[SPENT]. Returns 0, or -1 as `judge_moves`."""
+    budget = rollouts * n_moves
+    spent = 0
+    n = n_moves
+    while n > 1:
+        rounds = _halving_rounds(n)
+        states = max(1, (budget - spent) // (n * rounds))
+        if judge_moves(obs, hand, rng, n, states, policy, policy_params, scratch, work, truth, perfect) < 0:
+            return -1
+        spent += states * n
+        n = keep_better_half(work, n, objective)
+    work[SPENT] = spent
+    return 0
+
+
 NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
 
 
@@ -455,12 +564,22 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if n_moves == 1:
         return moves[0]
     scratch = np.zeros(1, np.uint64)
-    policy_params = POLICY_PARAMS.copy()
-    rollouts = 1 if perfect else int(params[K_ROLLOUTS])  # a deterministic rollout from the truth is one
-    if judge_moves(obs, hand, rng, n_moves, rollouts, int(params[K_POLICY]), policy_params, scratch, work,
-                   truth, perfect) < 0:
+    policy = int(params[K_POLICY])
+    policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])
+    objective = int(params[K_OBJECTIVE])
+    if perfect:  # a deterministic rollout from the truth: one per move
+        if judge_moves(obs, hand, rng, n_moves, 1, policy, policy_params, scratch, work, truth, perfect) < 0:
+            return NO_STATE
+        return moves[best_move(work, n_moves, objective)]
+    rollouts = int(params[K_ROLLOUTS])
+    if params[K_HALVING] == HALVING:
+        if halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_params, scratch, work,
+                       truth, perfect) < 0:
+            return NO_STATE
+        return moves[0]
+    if judge_moves(obs, hand, rng, n_moves, rollouts, policy, policy_params, scratch, work, truth, perfect) < 0:
         return NO_STATE
-    return moves[best_move(work, n_moves, int(params[K_OBJECTIVE]))]
+    return moves[best_move(work, n_moves, objective)]
 
 
 @njit(cache=True)
@@ -483,4 +602,5 @@ def _in_compiled_code():
 def rollout_place(st, seat, searcher, policy, skip_cycles):
     """The searcher's place when the round in `st` is played on from `seat` by the policy (knob value)."""
     snap = np.zeros(en.POSITION_SIZE, np.int64)
-    return rollout(st, seat, searcher, policy, POLICY_PARAMS.copy(), np.zeros(1, np.uint64), snap, skip_cycles)
+    return rollout(st, seat, searcher, policy, rollout_params(policy, st[ob.PLAYERS], searcher),
+                   np.zeros(1, np.uint64), snap, skip_cycles)

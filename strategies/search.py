@@ -1,12 +1,17 @@
 """`search`: determinized Monte Carlo search (PIMC, ``idiotsim.search``).
 
 At each turn with more than one legal move (each rank with each count, pickup, V5 chance) it plays
-every move on the same K states sampled from what it has seen, rolls each out with a rollout
-policy to the end of its own round, and plays the move with the best mean place (or win rate).
+the moves on states sampled from what it has seen (the same states for every move still in the
+running), rolls each out with a rollout policy to the end of its own round, and plays the move with
+the best mean place (or win rate). By default the budget of K x moves rollouts is allocated by
+sequential halving (`halving`); `halving=0` is the plain search, every move on the same K states.
 `basic`'s move wins ties; the blind flip (R15) is `basic`'s; the swap (R6) is `basic`'s unless the
 `swap` knob searches every distinct choice of 3 face-up cards of the 6. The `tens` knob fixes the
 10 by rule instead of searching it (burn as soon as possible, or save it like basic), for the burn
-question (reports/burn_search.toml).
+question (reports/burn_search.toml). Beyond the plain search
+(docs/strategies.md has their measured strength at the same time per decision): `policy` 2 and 3
+roll out with the tuned `weighted` player (both weaker at the same time); `halving` (the default,
+stronger at the same time) allocates the same budget by sequential halving.
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
@@ -19,11 +24,14 @@ from idiotsim.toolkit import Knob, Strategy, strategy_function
 # A game with one search seat costs about this many games of basic per sampled state (K): about
 # 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
 GAMES_OF_BASIC_PER_ROLLOUT = 40
+# Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
+# the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
+POLICY_COST = (1.0, 1.0, 7.0, 3.2)
 
 
 def work(params) -> float:
     """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
-    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS]
+    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
 
 
 def work_perfect_info(params) -> float:
@@ -34,14 +42,19 @@ def work_perfect_info(params) -> float:
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
-    Knob("policy", 0, 0, 1, "the rollout policy at every seat: 0 basic, 1 counter (its defaults)"),
+    Knob("policy", 0, 0, 3, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
+                            "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
     Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
                           "non-empty pile, every count searched); 2 save it like basic (no 10 while another rank "
                           "is playable); 1 and 2 for experiments"),
+    Knob("halving", 1, 0, 1, "1: sequential halving on the budget of K x moves rollouts, the better half of the "
+                             "moves kept round by round (0.022 places ahead of 0 at the same time); "
+                             "0: every move on all K sampled states (the plain search)"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
+POLICY = [knob.name for knob in KNOBS].index("policy")
 
 
 @strategy_function(allocates=True)
@@ -60,8 +73,8 @@ def decide_perfect_info(obs, hand, params, rng):
 STRATEGY = Strategy(
     name="search",
     decide=decide,
-    description="Determinized Monte Carlo search: every legal move rolled out on K sampled states; "
-                "best mean place, basic's move on ties",
+    description="Determinized Monte Carlo search: every legal move rolled out on sampled states (K x moves "
+                "rollouts, sequential halving); best mean place, basic's move on ties",
     stochastic=True,
     counts_cards=True,
     knobs=KNOBS,
