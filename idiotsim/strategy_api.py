@@ -77,12 +77,8 @@ def _parse_knobs(strategy: Strategy, text: str) -> dict:
 def _load_from_file(path: str, name: str) -> Strategy:
     if not os.path.isfile(path):
         raise UserError(f"strategy file {path} does not exist")
-    mod_name = "idiotsim_user_" + os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module  # numba's cache finds the module again in a later process
     try:
-        spec.loader.exec_module(module)
+        module = _module_of_file(path)
     except Exception as e:  # a user's file may fail in any way; report it in one line
         raise UserError(f"cannot load strategy file {path}: {type(e).__name__}: {e}") from None
     obj = getattr(module, name, None)
@@ -93,6 +89,22 @@ def _load_from_file(path: str, name: str) -> Strategy:
         raise UserError(f"strategy {name!r} in {path}: decide must be compiled with "
                         "@strategy_function (or numba.njit(SIG)) from idiotsim.strategy_api")
     return obj
+
+
+def _module_of_file(path: str):
+    """The module of a strategy file. A shipped family's file is imported as its package module: loaded
+    under a second name, its functions would share numba's cache entries (keyed by file and function)
+    with the package's and reference a module that another process cannot import."""
+    shipped = Path(importlib.import_module("idiotsim.strategies").__file__).resolve().parent
+    source = Path(path).resolve()
+    if source.parent == shipped:
+        return importlib.import_module(f"idiotsim.strategies.{source.stem}")
+    mod_name = "idiotsim_user_" + source.stem
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module  # numba's cache finds the module again in a later process
+    spec.loader.exec_module(module)
+    return module
 
 
 def registry() -> dict:

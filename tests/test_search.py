@@ -35,7 +35,7 @@ from idiotsim.reference import legal_ranks
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games, play_seated, trace_game
 from idiotsim.strategies.search import PERFECT_INFO, STRATEGY
-from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, play
+from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, load_strategy, play
 
 FAMILY_FILE = Path(__file__).resolve().parent.parent / "strategies" / "search.py"
 SEED = 4242
@@ -494,3 +494,9 @@ def test_perfect_information_is_far_ahead_and_refuses_the_reference_engine():
         play_match([shuffled_deck(1, 0, 0, 1)], Rules(players=4), seats, 1, 0)
     events, _, _ = trace_game(Rules(players=4), seats, 1, 0)
     assert events[-1]["action"] == "end"
+
+
+def test_the_family_file_loads_as_the_package_module():
+    """strategies/search.py given by path is the registered family, not a second copy of the module:
+    a second copy would share numba's cache entries and break a later process's import."""
+    assert load_strategy(f"{FAMILY_FILE}:SEARCH").strategy is load_strategy("search").strategy
