@@ -155,9 +155,10 @@ def position_from_game(rules: Rules, seats, decks, seed: int, game: int, line: i
 
 # ---- the moves and their judgement ---------------------------------------------------------
 
-def _basic_params() -> np.ndarray:
+def _search_params() -> np.ndarray:
+    """The `search` family's default knobs: every move listed (the 10 searched like any other)."""
     from idiotsim.strategy_api import load_strategy
-    return load_strategy("basic").params
+    return load_strategy("search").params
 
 
 def legal_moves(position: Position) -> np.ndarray:
@@ -166,7 +167,7 @@ def legal_moves(position: Position) -> np.ndarray:
     moves = np.zeros(search.MAX_MOVES, np.int64)
     rng = new_state(0, 0, ANALYZE_STREAM)
     lister = search.list_swap_moves if position.decision == ob.SWAP else search.list_turn_moves
-    count = lister(position.obs, position.hand, _basic_params(), rng, moves)
+    count = lister(position.obs, position.hand, _search_params(), rng, moves)
     return moves[:count].copy()
 
 

@@ -217,7 +217,8 @@ def _add_move(moves, count, move):
 
 @kernel
 def list_turn_moves(obs, hand, params, rng, moves):
-    """Every legal move of a TURN decision into moves, `basic`'s first; returns how many.
+    """Every legal move of a TURN decision into moves, `basic`'s first; returns how many (params: the
+    `search` family's knobs, of which the `tens` knob is read).
 
     Each rank held in the source and legal now (V12: only MUST_PLAY) with each count 1..held; a play
     that empties the hand (V11) also with each number of addable face-up cards; PICKUP when the
@@ -225,8 +226,7 @@ def list_turn_moves(obs, hand, params, rng, moves):
     (`tens_rule`); move 0 is then basic's move if the rule allows it, else basic's play of the rank
     the rule leaves."""
     moves[0] = basic_decide(obs, hand, params, rng)
-    tens = int(params[K_TENS]) if params.shape[0] > K_TENS else TENS_SEARCHED  # analyze passes basic's params
-    rule = tens_rule(obs, hand, tens)
+    rule = tens_rule(obs, hand, int(params[K_TENS]))
     if rule == ONLY_TENS and (moves[0] < 0 or moves[0] & 15 != TEN):
         moves[0] = play_all(obs, hand, TEN)  # burn by rule: basic's count of a 10 (every copy)
     count = 1

@@ -358,7 +358,7 @@ def test_turn_moves_are_every_legal_move_with_basic_first(rules_positions):
     for pos in found:
         if pos["obs"][ob.DECISION] != ob.TURN:
             continue
-        n = search.list_turn_moves(pos["obs"], pos["hand"], np.zeros(1), rng, moves)
+        n = search.list_turn_moves(pos["obs"], pos["hand"], STRATEGY.params(), rng, moves)
         listed = moves[:n].tolist()
         assert len(set(listed)) == n
         assert set(listed) == expected_turn_moves(pos, rules)
