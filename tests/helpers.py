@@ -238,3 +238,17 @@ def cli_user_error(capsys, *args) -> str:
     assert len(lines) == 1, err
     assert lines[0].startswith("error: ")
     return lines[0]
+
+
+def write_position(path, data: dict) -> None:
+    """A position file (TOML) for `idiotsim analyze` from {"rules", "position", "pile": tables,
+    "seats": [tables]}; cards may carry suit symbols."""
+    lines = []
+    for table in ("rules", "position", "pile"):
+        if table in data:
+            lines.append(f"[{table}]")
+            lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in data[table].items()]
+    for seat in data["seats"]:
+        lines.append("[[seats]]")
+        lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in seat.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import cli_ok, cli_user_error
+from helpers import cli_ok, cli_user_error, write_position
 
 from idiotsim import analyze as an
 from idiotsim import engine as en
@@ -156,18 +156,6 @@ def good_position() -> dict:
             {"faceup": [], "hand": 25, "blind": 2},  # 52 cards in all
         ],
     }
-
-
-def write_position(path, data: dict) -> None:
-    lines = []
-    for table in ("rules", "position", "pile"):
-        if table in data:
-            lines.append(f"[{table}]")
-            lines += [f"{k} = {json.dumps(v)}" for k, v in data[table].items()]
-    for seat in data["seats"]:
-        lines.append("[[seats]]")
-        lines += [f"{k} = {json.dumps(v)}" for k, v in seat.items()]
-    path.write_text("\n".join(lines) + "\n")
 
 
 def test_a_hand_entered_position(tmp_path, capsys):

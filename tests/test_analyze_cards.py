@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import cli_ok, cli_user_error
+from helpers import cli_ok, cli_user_error, write_position
 
 from idiotsim import analyze as an
 from idiotsim import observation as ob
@@ -153,18 +153,6 @@ def suited_position() -> dict:
             {"faceup": [], "hand": 25, "blind": 2},
         ],
     }
-
-
-def write_position(path, data: dict) -> None:
-    lines = []
-    for table in ("rules", "position", "pile"):
-        if table in data:
-            lines.append(f"[{table}]")
-            lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in data[table].items()]
-    for seat in data["seats"]:
-        lines.append("[[seats]]")
-        lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in seat.items()]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def test_a_position_file_with_suits_shows_them_where_given(tmp_path):
