@@ -10,11 +10,12 @@
 - ``check``: check-strategy SPEC
 - ``analyze``: analyze (every move of a position, judged by search)
 - ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
+- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import analyze, check, optimize, play, report, strategy_list, tournaments
+from idiotsim.cli import analyze, check, learn, optimize, play, report, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
@@ -29,6 +30,7 @@ COMMANDS = {
     "report": report.report,
     "analyze": analyze.analyze,
     "optimize": optimize.optimize,
+    "learn": learn.learn,
 }
 
 for _name, _function in COMMANDS.items():
