@@ -1,15 +1,20 @@
 """The learned player's speed and strength (issue 18), and the frontier against the search.
 
     .venv/bin/python benchmarks/learned.py speed --players 4 learned-4p learned-fast-4p tuned-4p basic
-    .venv/bin/python benchmarks/learned.py frontier --deals 20000 --search-deals 300 --out reports
+    .venv/bin/python benchmarks/learned.py frontier learned-4p learned-fast-4p --deals 20000 --search-deals 300 --out reports
+    .venv/bin/python benchmarks/learned.py table --out reports
+
+table: the shipped presets' held-out strength at 2..5 players (20,000 deals at 4, 10,000 at the others, from
+deal 100,000 of the evaluation seed: no deal a margin was chosen on), each against basic (Holm over the
+presets of one player count) and paired against tuned-Np on the same deals; OUT/learned.csv.
 
 speed: games/s on one thread, the player in one seat (basic in the others) and in every seat, in one
 process, with basic's own figure as the same-process baseline; the time per decision of the player's
 seat is (time per game with it in one seat - time per game of basic) / its decisions per game.
 
 frontier: strength (rotated, paired, Holm-adjusted; ``idiotsim.learn.evaluate``) against time per
-decision, for the learned presets and the search at K = 8, 16, 32, 64, 128 (`halving=0`, the plain
-search, and the default), written to OUT/learned_frontier.csv and .png. Speed figures under load are
+decision, for the learned presets and the search at K = 8, 16, 32, 64, 128 (the default, sequential
+halving; and the plain search, `halving=0`, at K = 128), written to OUT/learned_frontier.csv and .png. Speed figures under load are
 noisy: the ratios to basic in the same process are what compare.
 """
 from __future__ import annotations
@@ -80,8 +85,8 @@ def frontier(learned, players: int, deals: int, search_deals: int, out: Path) ->
         _, us = decision_microseconds(spec, players, basic)
         rows.append((spec, "learned", deals, s.vs_basic.mean, s.vs_basic.lo, s.vs_basic.hi, us))
         print(rows[-1], flush=True)
-    for halving in (0, 1):
-        for k in SEARCH_KS:
+    for k, halving in [(k, 1) for k in SEARCH_KS] + [(128, 0)]:
+        if True:
             spec = f"search:rollouts={k},halving={halving}"
             (s,) = strengths([spec], players, search_deals, first_deal=100_000)
             _, us = decision_microseconds(spec, players, basic)
@@ -122,9 +127,26 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def table(out: Path) -> None:
+    from idiotsim.learn.evaluate import paired_difference
+    lines = [["players", "player", "deals", "vs_basic", "lo", "hi", "p_holm", "vs_tuned", "vs_tuned_lo", "vs_tuned_hi",
+              "games_per_second_one_seat"]]
+    for n, deals in ((4, 20_000), (2, 10_000), (3, 10_000), (5, 10_000)):
+        rows = strengths([f"learned-{n}p", f"learned-fast-{n}p", f"tuned-{n}p"], n, deals, first_deal=100_000)
+        for r in rows:
+            x = r.vs_basic
+            t = paired_difference(r, rows[2])
+            lines.append([n, r.spec, deals, f"{x.mean:.4f}", f"{x.lo:.4f}", f"{x.hi:.4f}", f"{x.p_holm:.4g}",
+                          f"{t.mean:.4f}", f"{t.lo:.4f}", f"{t.hi:.4f}", f"{r.games_per_second:.0f}"])
+            print(lines[-1], flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "learned.csv", "w", newline="") as f:
+        csv.writer(f).writerows(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("speed", "frontier"))
+    parser.add_argument("mode", choices=("speed", "frontier", "table"))
     parser.add_argument("specs", nargs="*", default=["learned-4p", "learned-fast-4p"])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=20_000)
@@ -133,6 +155,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "speed":
         speed(args.specs, args.players)
+    elif args.mode == "table":
+        table(args.out)
     else:
         frontier(args.specs, args.players, args.deals, args.search_deals, args.out)
 
