@@ -11,12 +11,14 @@ from idiotsim.experiments.spec import Spec
 
 @dataclass(frozen=True)
 class Rendered:
-    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote."""
+    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote, and the
+    tournament summary behind a leaderboard (for the terminal's table)."""
     markdown: str
     csv: str
     answer: str
     games: int
     files: list = field(default_factory=list)
+    summary: object = None  # idiotsim.summary.Summary
 
 
 class Design(Protocol):
