@@ -226,3 +226,29 @@ def test_the_break_check_finds_the_hard_line_break_that_unwrapped_help_removes()
                        for name in ("raw", "mended"))
         assert early_breaks(raw, width) and not early_breaks(mended, width), (raw, mended)
         assert "sentence long enough to matter, broken here" in " ".join(mended.split())
+
+
+def test_a_report_prints_its_answer_and_main_figures_in_80_columns():
+    from types import SimpleNamespace
+
+    from idiotsim.experiments.paired import PairedDesign
+    from idiotsim.experiments.report import main_figures
+    from idiotsim.experiments.writing import Written
+    labels = [f"players={n}, lowest_starts={flag}" for flag in ("false", "true") for n in (2, 3, 4, 5)]
+    spec = SimpleNamespace(title="first-player advantage", points=[SimpleNamespace(label=x) for x in labels])
+    rows = [SimpleNamespace(deals=1000 + i, place_diff=Interval(-d, -d - 0.02, -d + 0.02, p_holm=0.01),
+                            win_diff=Interval(d / 10, d / 10 - 0.01, d / 10 + 0.01, p_holm=0.5))
+            for d in (0.01 * i for i in range(len(labels)))]
+    table = main_figures(PairedDesign(), spec, rows)
+    written = Written(spec, "Laying `10s` face-up lowers your mean place at every player count tried.",
+                      [Path("reports/x.md"), Path("reports/x.csv")], 16_000, table=table)
+    buffer = io.StringIO()
+    render.print_report(written, render.console(file=buffer, width=80))
+    text = buffer.getvalue()
+    assert_fits(text, 80)
+    assert "Laying 10s face-up" in text and "`" not in text  # code spans lose their backticks in plain text
+    for row in table.rows:
+        for cell in row[2:]:  # the figures, each interval unbroken (the deals column may give way)
+            for part in cell.split(" ("):
+                assert part.strip(")") in text, part
+    assert "lowest_starts=false" in text and "reports/x.md" in text

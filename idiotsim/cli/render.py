@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich import box
@@ -38,23 +39,30 @@ def console(file=None, width: int | None = None) -> Console:
     return out
 
 
-def new_table(out: Console, columns: list[tuple[str, str]]) -> Table:
-    """A table in the console's style; columns are (header, justify)."""
+@dataclass(frozen=True)
+class Column:
+    """A column of a table: `names` (strategies, settings) may wrap at spaces when it must; every other
+    column is as wide as its widest cell, so a figure is never broken (its header wraps instead)."""
+    header: str
+    justify: str = "right"
+    names: bool = False
+
+
+def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bool = False) -> Table:
+    """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own."""
     plain = plain_wanted(out)
     table = Table(box=PLAIN_BOX if plain else RULED_BOX, show_edge=False, pad_edge=False, padding=(0, 1),
                   collapse_padding=True, header_style="" if plain else "bold")
-    for header, justify in columns:
-        table.add_column(header, justify=justify, overflow="fold")
+    cells = [[row[i] if column.names else estimate_cell(row[i], stacked) for row in rows]
+             for i, column in enumerate(columns)]
+    for column, values in zip(columns, cells):
+        header = column.header.replace(" (95% CI)", "\n(95% CI)") if stacked else column.header
+        width = None if column.names else max([len(line) for v in values for line in v.splitlines()]
+                                               + [len(word) for word in header.split()])
+        table.add_column(header, justify=column.justify, width=width, overflow="fold")
+    for row in zip(*cells):
+        table.add_row(*row)
     return table
-
-
-def natural_width(out: Console, table: Table) -> int:
-    """The table's width with no cell wrapped (rich would squeeze it to the console's width)."""
-    return Measurement.get(out, out.options.update_width(1_000_000), table).maximum
-
-
-def fits(out: Console, table: Table) -> bool:
-    return natural_width(out, table) <= out.width
 
 
 def estimate_cell(text: str, stacked: bool) -> str:
@@ -62,20 +70,25 @@ def estimate_cell(text: str, stacked: bool) -> str:
     return text.replace(" (", "\n(", 1) if stacked else text
 
 
-def estimate_header(name: str, stacked: bool) -> str:
-    return f"{name}\n(95% CI)" if stacked else f"{name} (95% CI)"
+def widths(out: Console, table: Table) -> Measurement:
+    """The table's width: maximum with no name wrapped, minimum with names wrapped at spaces."""
+    return Measurement.get(out, out.options.update_width(1_000_000), table)
+
+
+def choose(out: Console, layouts: list, must_fit: bool = False) -> Table | None:
+    """The first layout (a callable making a table) that fits the console's width as it is; else the last
+    one with its names wrapped, if that fits (or regardless, unless `must_fit`)."""
+    for layout in layouts:
+        table = layout()
+        if widths(out, table).maximum <= out.width:
+            return table
+    return table if not must_fit or widths(out, table).minimum <= out.width else None
 
 
 def titled(out: Console, title: str, table: Table) -> None:
     """A table under its title (the title wraps to the console, not to the table's width)."""
     out.print(title, style="" if plain_wanted(out) else "bold")
     out.print(table)
-
-
-def first_fitting(out: Console, build) -> Table:
-    """`build(stacked)` one-line first, stacked when that is too wide (rich folds what still is)."""
-    table = build(False)
-    return table if fits(out, table) else build(True)
 
 
 def paragraph(out: Console, text: str) -> None:
@@ -141,45 +154,39 @@ def strategy_table(out: Console, summary) -> Table:
     room, the rank column only if there is room (the rows are in rank order)."""
     rows = _strategy_rows(summary)
 
-    def build(stacked: bool, extras: bool, rank: bool) -> Table:
-        columns = ([("rank", "right")] if rank else []) + [("strategy", "left")]
-        columns += [("seat-games", "right")] if extras else []
-        columns += [(estimate_header(name, stacked), "right") for name in ("mean place", "win rate", "Idiot rate")]
-        columns += [("stall rate", "right")] if extras else []
-        table = new_table(out, columns)
-        for r in rows:
-            cells = [r["rank"]] if rank else []
-            cells += [r["name"]] + ([r["games"]] if extras else [])
-            cells += [estimate_cell(r[k], stacked) for k in ("place", "win", "idiot")]
-            table.add_row(*cells, *([r["stall"]] if extras else []))
-        return table
+    def layout(stacked: bool, extras: bool, rank: bool):
+        keys = (["rank"] if rank else []) + ["name"] + (["games"] if extras else []) + ["place", "win", "idiot"]
+        keys += ["stall"] if extras else []
+        headers = {"rank": Column("rank"), "name": Column("strategy", "left", names=True),
+                   "games": Column("seat-games"), "place": Column("mean place (95% CI)"),
+                   "win": Column("win rate (95% CI)"), "idiot": Column("Idiot rate (95% CI)"),
+                   "stall": Column("stall rate")}
+        return lambda: grid(out, [headers[k] for k in keys], [[r[k] for k in keys] for r in rows], stacked)
 
-    layouts = [(False, True, True), (False, False, True), (True, True, True), (True, False, True)]
-    for layout in layouts:
-        table = build(*layout)
-        if fits(out, table):
-            return table
-    return build(True, False, False)
+    return choose(out, [layout(False, True, True), layout(False, False, True), layout(True, True, True),
+                        layout(True, False, True), layout(True, False, False)])
 
 
 def ranking_table(out: Console, summary) -> Table:
     """The adjacent pairs in rank order, then the top strategy against every other (Holm over them all)."""
     from idiotsim.stats import format_p
     from idiotsim.summary import fmt_ci
-    rows = list(summary.differences.iter_rows(named=True))
+    diffs = list(summary.differences.iter_rows(named=True))
+    columns = [Column("strategy", "left", names=True), Column("vs", "left", names=True),
+               Column("difference (95% CI)"), Column("Holm p"), Column("", "left")]
+    rows = [[r["better"], r["worse"], fmt_ci(r["difference"], r["lo"], r["hi"]), format_p(r["p_holm"]),
+             "ahead" if r["significant"] else "n.s."] for r in diffs]
 
-    def build(stacked: bool) -> Table:
-        table = new_table(out, [("strategy", "left"), ("vs", "left"),
-                                (estimate_header("difference", stacked), "right"), ("Holm p", "right"),
-                                ("", "left")])
-        for i, r in enumerate(rows):
-            last_adjacent = r["against"] == "next" and i + 1 < len(rows) and rows[i + 1]["against"] == "top"
-            table.add_row(r["better"], r["worse"],
-                          estimate_cell(fmt_ci(r["difference"], r["lo"], r["hi"]), stacked), format_p(r["p_holm"]),
-                          "ahead" if r["significant"] else "n.s.", end_section=last_adjacent)
-        return table
+    def layout(stacked: bool):
+        def make() -> Table:
+            table = grid(out, columns, rows, stacked)
+            adjacent = sum(r["against"] == "next" for r in diffs)
+            if 0 < adjacent < len(diffs):  # a gap between the adjacent pairs and the top against the others
+                table.rows[adjacent - 1].end_section = True
+            return table
+        return make
 
-    return first_fitting(out, build)
+    return choose(out, [layout(False), layout(True)])
 
 
 def ranking_title(summary) -> str:
@@ -195,27 +202,21 @@ def head_to_head_table(out: Console, summary) -> Table | None:
     from idiotsim.summary import fmt_ci
     names = summary.strategies["strategy"].to_list()
     lookup = {(r["a"], r["b"]): r for r in summary.head_to_head.iter_rows(named=True)}
-
-    def build(stacked: bool) -> Table:
-        table = new_table(out, [("", "left")] + [(str(i + 1), "right") for i in range(len(names))])
-        for i, a in enumerate(names):
-            cells = []
-            for b in names:
-                r = lookup.get((a, b))
-                cells.append("-" if r is None else estimate_cell(fmt_ci(r["a_ahead"], r["lo"], r["hi"]), stacked))
-            table.add_row(f"{i + 1} {a}", *cells)
-        return table
-
-    table = first_fitting(out, build)
-    return table if fits(out, table) else None
+    columns = [Column("", "left", names=True)] + [Column(str(i + 1)) for i in range(len(names))]
+    rows = []
+    for i, a in enumerate(names):
+        cells = [("-" if (a, b) not in lookup else
+                  fmt_ci(lookup[a, b]["a_ahead"], lookup[a, b]["lo"], lookup[a, b]["hi"])) for b in names]
+        rows.append([f"{i + 1} {a}"] + cells)
+    return choose(out, [lambda: grid(out, columns, rows), lambda: grid(out, columns, rows, stacked=True)],
+                  must_fit=True)
 
 
 def seat_table(out: Console, summary) -> Table:
     from idiotsim.summary import fmt_ci
-    table = new_table(out, [("seat", "right"), ("win rate (95% CI)", "right")])
-    for r in summary.seats.iter_rows(named=True):
-        table.add_row(str(r["seat"]), fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True))
-    return table
+    return grid(out, [Column("seat"), Column("win rate (95% CI)")],
+                [[str(r["seat"]), fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True)]
+                 for r in summary.seats.iter_rows(named=True)])
 
 
 # ---- run: the placements of each seat ------------------------------------------------------------------
@@ -223,24 +224,36 @@ def seat_table(out: Console, summary) -> Table:
 def print_placements(frame, out_dir, out: Console | None = None) -> None:
     """`run`'s table: each seat's strategy, mean place, win and Idiot rates (``results.seat_table``)."""
     out = out or console()
-    table = new_table(out, [("seat", "right"), ("strategy", "left"), ("mean place", "right"),
-                            ("win rate", "right"), ("Idiot rate", "right")])
-    for row in frame.iter_rows(named=True):
-        table.add_row(str(row["seat"]), row["strategy"], f"{row['mean_place']:.4f}", f"{row['win_rate']:.2%}",
-                      f"{row['idiot_rate']:.2%}")
-    titled(out, f"Placements ({frame['games'][0]:,} games, results in {out_dir})", table)
+    columns = [Column("seat"), Column("strategy", "left", names=True), Column("mean place"), Column("win rate"),
+               Column("Idiot rate")]
+    rows = [[str(r["seat"]), r["strategy"], f"{r['mean_place']:.4f}", f"{r['win_rate']:.2%}", f"{r['idiot_rate']:.2%}"]
+            for r in frame.iter_rows(named=True)]
+    titled(out, f"Placements ({frame['games'][0]:,} games, results in {out_dir})", grid(out, columns, rows))
     out.print(f"stall rate: {frame['stall_rate'][0]:.4%}")
 
 
 # ---- report: each written report -----------------------------------------------------------------------
 
 def print_report(written, out: Console | None = None) -> None:
-    """A report's title and answer, the strategy table of a tournament report, and the files written."""
+    """A report's title and answer, its main figures (a tournament's strategy table), the files written."""
     out = out or console()
     title = written.spec.title
-    out.print(title[:1].upper() + title[1:], style="bold", highlight=False)
+    out.print(title[:1].upper() + title[1:], style="" if plain_wanted(out) else "bold")
     paragraph(out, written.answer)
+    out.print()
     if written.summary is not None:
         titled(out, "Strategies (a lower mean place is better)", strategy_table(out, written.summary))
+    elif written.table is not None:
+        titled(out, written.table.title, cell_table(out, written.table))
     paragraph(out, "written: " + ", ".join(str(f) for f in written.files))
     out.print()
+
+
+def cell_table(out: Console, cells) -> Table:
+    """A design's ``CellTable`` (its left-aligned columns hold names): intervals stacked if one line is too
+    wide, then without its optional columns."""
+    columns = [Column(header, justify, names=justify == "left") for header, justify in cells.columns]
+    kept = [i for i in range(len(columns)) if i not in cells.optional]
+    narrow = [columns[i] for i in kept], [[row[i] for i in kept] for row in cells.rows]
+    return choose(out, [lambda: grid(out, columns, cells.rows), lambda: grid(out, columns, cells.rows, stacked=True),
+                        lambda: grid(out, *narrow, stacked=True)])
