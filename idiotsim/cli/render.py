@@ -3,9 +3,10 @@
 Every table is built from the objects the Markdown files are made from (``idiotsim.summary.Summary``, a
 report's ``Written``), never from the Markdown itself, which stays the record on disk. On a terminal the
 tables have rules and a bold head; piped, or with ``NO_COLOR`` set, they are plain text: spaces and
-dashes, no escape codes (``console``). A table is first laid out with each estimate and its interval on
-one line; when that is wider than the console, the interval moves under the estimate; a matrix that does
-not fit either way is replaced by a line naming the files that hold it.
+dashes, no escape codes (``console``). A figure is never broken across lines: a table is first laid out
+with each estimate and its interval on one line; when that is wider than the console, the interval moves
+under the estimate, then columns that can go (seat-games, stalls, rank, deals) go; a head-to-head matrix
+that does not fit either way is replaced by a line naming the files that hold it.
 """
 from __future__ import annotations
 
@@ -49,20 +50,29 @@ class Column:
 
 
 def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bool = False) -> Table:
-    """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own."""
+    """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own.
+    A header names its interval, `(95% CI)`, on a line of its own, and drops it when no cell has one."""
     plain = plain_wanted(out)
     table = Table(box=PLAIN_BOX if plain else RULED_BOX, show_edge=False, pad_edge=False, padding=(0, 1),
                   collapse_padding=True, header_style="" if plain else "bold")
     cells = [[row[i] if column.names else estimate_cell(row[i], stacked) for row in rows]
              for i, column in enumerate(columns)]
     for column, values in zip(columns, cells):
-        header = column.header.replace(" (95% CI)", "\n(95% CI)") if stacked else column.header
+        header = column.header
+        if not any("(" in v for v in values):  # no interval in the column (a single cluster, say)
+            header = header.replace(" (95% CI)", "")
+        header = header.replace(" (95% CI)", "\n(95% CI)")
         width = None if column.names else max([len(line) for v in values for line in v.splitlines()]
-                                               + [len(word) for word in header.split()])
+                                               + [header_width(header)])
         table.add_column(header, justify=column.justify, width=width, overflow="fold")
     for row in zip(*cells):
         table.add_row(*row)
     return table
+
+
+def header_width(header: str) -> int:
+    """Room for a header in at most two lines per line of it, and never a word broken."""
+    return max((max(max(map(len, line.split())), -(-len(line) // 2)) for line in header.splitlines()), default=0)
 
 
 def estimate_cell(text: str, stacked: bool) -> str:
@@ -85,9 +95,13 @@ def choose(out: Console, layouts: list, must_fit: bool = False) -> Table | None:
     return table if not must_fit or widths(out, table).minimum <= out.width else None
 
 
+def heading(out: Console, text: str) -> None:
+    out.print(text, style="" if plain_wanted(out) else "bold")
+
+
 def titled(out: Console, title: str, table: Table) -> None:
     """A table under its title (the title wraps to the console, not to the table's width)."""
-    out.print(title, style="" if plain_wanted(out) else "bold")
+    heading(out, title)
     out.print(table)
 
 
@@ -107,8 +121,7 @@ def print_summary(summary, out_dir, out: Console | None = None) -> None:
     from idiotsim.summary import length_text, same_players_text
     out = out or console()
     folder = Path(out_dir)
-    out.print(f"Tournament {folder}: {summary.games:,} games, {summary.players} players", style="bold",
-              highlight=False)
+    heading(out, f"Tournament {folder}: {summary.games:,} games, {summary.players} players")
     paragraph(out, f"{length_text(summary)[:1].upper()}{length_text(summary)[1:]}. Intervals are 95% CIs over "
                    "clusters of deals.")
     out.print()
@@ -140,7 +153,8 @@ def _strategy_rows(summary) -> list[dict]:
     from idiotsim.summary import fmt_ci
     rows = []
     for r in summary.strategies.iter_rows(named=True):
-        rows.append(dict(rank=str(r["rank"]), name=r["strategy"] + ("" if is_fair_label(r["strategy"]) else UNFAIR_MARK),
+        mark = "" if is_fair_label(r["strategy"]) else UNFAIR_MARK
+        rows.append(dict(rank=str(r["rank"]), name=r["strategy"] + mark,
                          games=f"{r['games']:,}",
                          place=fmt_ci(r["mean_place"], r["mean_place_lo"], r["mean_place_hi"]),
                          win=fmt_ci(r["win_rate"], r["win_lo"], r["win_hi"], pct=True),
@@ -238,7 +252,7 @@ def print_report(written, out: Console | None = None) -> None:
     """A report's title and answer, its main figures (a tournament's strategy table), the files written."""
     out = out or console()
     title = written.spec.title
-    out.print(title[:1].upper() + title[1:], style="" if plain_wanted(out) else "bold")
+    heading(out, title[:1].upper() + title[1:])
     paragraph(out, written.answer)
     out.print()
     if written.summary is not None:

@@ -65,8 +65,9 @@ def main_figures(design, spec: Spec, rows: list) -> CellTable:
     d = max(digits_for(r.place_diff.half) for r in rows)
     columns = [("setting", "left"), ("deals", "right"), ("mean place difference (95% CI)", "right"),
                ("Holm p", "right"), ("win rate difference, points (95% CI)", "right"), ("Holm p", "right")]
-    cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d), format_p(r.place_diff.p_holm),
-              format_points_interval(r.win_diff), format_p(r.win_diff.p_holm)] for p, r in zip(spec.points, rows)]
+    cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d),
+              format_p(r.place_diff.p_holm), format_points_interval(r.win_diff), format_p(r.win_diff.p_holm)]
+             for p, r in zip(spec.points, rows)]
     return CellTable(f"{design.effect_words} (a negative mean place is better)", columns, cells, optional=(1,))
 
 
