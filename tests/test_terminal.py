@@ -238,7 +238,7 @@ def test_a_report_prints_its_answer_and_main_figures_in_80_columns():
     spec = SimpleNamespace(title="first-player advantage", points=[SimpleNamespace(label=x) for x in labels])
     rows = [SimpleNamespace(deals=1000 + i, place_diff=Interval(-d, -d - 0.02, -d + 0.02, p_holm=0.01),
                             win_diff=Interval(d / 10, d / 10 - 0.01, d / 10 + 0.01, p_holm=0.5))
-            for d in (0.01 * i for i in range(len(labels)))]
+            for i, d in enumerate(0.01 * i for i in range(len(labels)))]
     table = main_figures(PairedDesign(), spec, rows)
     written = Written(spec, "Laying `10s` face-up lowers your mean place at every player count tried.",
                       [Path("reports/x.md"), Path("reports/x.csv")], 16_000, table=table)
