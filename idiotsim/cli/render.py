@@ -55,7 +55,7 @@ def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bo
     plain = plain_wanted(out)
     table = Table(box=PLAIN_BOX if plain else RULED_BOX, show_edge=False, pad_edge=False, padding=(0, 1),
                   collapse_padding=True, header_style="" if plain else "bold")
-    cells = [[row[i] if column.names else estimate_cell(row[i], stacked) for row in rows]
+    cells = [[row[i] for row in rows] if column.names else estimate_cells([row[i] for row in rows], stacked)
              for i, column in enumerate(columns)]
     for column, values in zip(columns, cells):
         header = column.header
@@ -64,7 +64,9 @@ def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bo
         header = header.replace(" (95% CI)", "\n(95% CI)")
         width = None if column.names else max([len(line) for v in values for line in v.splitlines()]
                                                + [header_width(header)])
-        table.add_column(header, justify=column.justify, width=width, overflow="fold")
+        one_line_intervals = not stacked and any(" (" in v for v in values)  # aligned by estimate_cells
+        table.add_column(header, justify="left" if one_line_intervals else column.justify, width=width,
+                         overflow="fold")
     for row in zip(*cells):
         table.add_row(*row)
     return table
@@ -75,9 +77,14 @@ def header_width(header: str) -> int:
     return max((max(max(map(len, line.split())), -(-len(line) // 2)) for line in header.splitlines()), default=0)
 
 
-def estimate_cell(text: str, stacked: bool) -> str:
-    """`2.501 (2.48 to 2.52)` as it is, or stacked: the interval on a second line."""
-    return text.replace(" (", "\n(", 1) if stacked else text
+def estimate_cells(column: list[str], stacked: bool) -> list[str]:
+    """Cells such as `2.501 (2.48 to 2.52)`: stacked, the interval on a second line; else on one line with
+    the estimates right-aligned to each other (the column is left-aligned so the intervals line up too)."""
+    if stacked:
+        return [text.replace(" (", "\n(", 1) for text in column]
+    parts = [text.split(" (", 1) for text in column]
+    width = max(len(p[0]) for p in parts) if any(len(p) == 2 for p in parts) else 0
+    return [p[0].rjust(width) + (" (" + p[1] if len(p) == 2 else "") for p in parts]
 
 
 def widths(out: Console, table: Table) -> Measurement:
