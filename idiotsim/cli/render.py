@@ -51,22 +51,29 @@ class Column:
 
 def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bool = False) -> Table:
     """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own.
-    A header names its interval, `(95% CI)`, on a line of its own, and drops it when no cell has one."""
+    A header names its interval, `(95% CI)`, on a line of its own, and drops it when no cell has one; it
+    wraps to at most two lines a line, or none where the console has room."""
     plain = plain_wanted(out)
     table = Table(box=PLAIN_BOX if plain else RULED_BOX, show_edge=False, pad_edge=False, padding=(0, 1),
                   collapse_padding=True, header_style="" if plain else "bold")
     cells = [[row[i] for row in rows] if column.names else estimate_cells([row[i] for row in rows], stacked)
              for i, column in enumerate(columns)]
-    for column, values in zip(columns, cells):
-        header = column.header
-        if not any("(" in v for v in values):  # no interval in the column (a single cluster, say)
-            header = header.replace(" (95% CI)", "")
-        header = header.replace(" (95% CI)", "\n(95% CI)")
-        width = None if column.names else max([len(line) for v in values for line in v.splitlines()]
-                                               + [header_width(header)])
+    headers = [column.header if any("(" in v for v in values) else column.header.replace(" (95% CI)", "")
+               for column, values in zip(columns, cells)]
+    headers = [header.replace(" (95% CI)", "\n(95% CI)") for header in headers]
+    widest = [max([len(line) for v in values for line in v.splitlines()], default=0) for values in cells]
+    widths = [max(w, header_width(h)) for w, h in zip(widest, headers)]
+    room = out.width - sum(max(w, len(h)) if c.names else w for c, w, h in zip(columns, widths, headers)) \
+        - 2 * (len(columns) - 1)
+    for i, header in enumerate(headers):  # spare room first unwraps the headers, left to right
+        full = max(map(len, header.splitlines()), default=0)
+        if not columns[i].names and 0 < full - widths[i] <= room:
+            room -= full - widths[i]
+            widths[i] = full
+    for column, values, header, width in zip(columns, cells, headers, widths):
         one_line_intervals = not stacked and any(" (" in v for v in values)  # aligned by estimate_cells
-        table.add_column(header, justify="left" if one_line_intervals else column.justify, width=width,
-                         overflow="fold")
+        table.add_column(header, justify="left" if one_line_intervals else column.justify,
+                         width=None if column.names else width, overflow="fold")
     for row in zip(*cells):
         table.add_row(*row)
     return table
