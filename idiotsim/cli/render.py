@@ -179,16 +179,18 @@ def _strategy_rows(summary) -> list[dict]:
 
 def strategy_table(out: Console, summary) -> Table:
     """Rank, strategy, mean place, win and Idiot rates with their 95% CIs; seat-games and stalls if there is
-    room, the rank column only if there is room (the rows are in rank order)."""
+    room, and the rank in a column of its own if there is room, else before the name ("12 counter")."""
     rows = _strategy_rows(summary)
+    for r in rows:
+        r["ranked"] = f"{r['rank']:>{len(rows[-1]['rank'])}} {r['name']}"
 
-    def layout(stacked: bool, extras: bool, rank: bool):
-        keys = (["rank"] if rank else []) + ["name"] + (["games"] if extras else []) + ["place", "win", "idiot"]
-        keys += ["stall"] if extras else []
+    def layout(stacked: bool, extras: bool, rank_column: bool):
+        keys = (["rank", "name"] if rank_column else ["ranked"]) + (["games"] if extras else [])
+        keys += ["place", "win", "idiot"] + (["stall"] if extras else [])
         headers = {"rank": Column("rank"), "name": Column("strategy", "left", names=True),
-                   "games": Column("seat-games"), "place": Column("mean place (95% CI)"),
-                   "win": Column("win rate (95% CI)"), "idiot": Column("Idiot rate (95% CI)"),
-                   "stall": Column("stall rate")}
+                   "ranked": Column("rank, strategy", "left", names=True), "games": Column("seat-games"),
+                   "place": Column("mean place (95% CI)"), "win": Column("win rate (95% CI)"),
+                   "idiot": Column("Idiot rate (95% CI)"), "stall": Column("stall rate")}
         return lambda: grid(out, [headers[k] for k in keys], [[r[k] for k in keys] for r in rows], stacked)
 
     return choose(out, [layout(False, True, True), layout(False, False, True), layout(True, True, True),
