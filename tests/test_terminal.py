@@ -26,18 +26,18 @@ from idiotsim.summary import fmt_ci
 
 BOX_DRAWING = re.compile("[\u2500-\u257f]")
 ESCAPE = "\x1b"
-CLUSTERS = 12
 
 
-def made_up_summary(names: list[str], players: int = 4, seed: int = 0) -> summary_mod.Summary:
+def made_up_summary(names: list[str], players: int = 4, seed: int = 0, clusters: int = 12) -> summary_mod.Summary:
     """A Summary from the library's table functions on random per-cluster sums: strategy i is better than
-    i + 1, except that strategies 1 and 2 are equal, so the ranking has both verdicts."""
+    i + 1, except that strategies 1 and 2 are equal, so the ranking has both verdicts. One cluster: no
+    intervals (as in a tournament of one block)."""
     rng = np.random.default_rng(seed)
     seat_games = 400
     rows = []
     for i, name in enumerate(names):
         skill = 1 + (players - 1) * (i - (i >= 2)) / max(1, len(names) - 1)
-        for c in range(CLUSTERS):
+        for c in range(clusters):
             place = rng.normal(skill, 0.4, seat_games).clip(1, players)
             rows.append(dict(strategy=name, cluster=c, n=seat_games, place_sum=float(place.sum()),
                              wins=float((place < 1.5).sum()), idiots=float((place > players - 0.5).sum()),
@@ -46,12 +46,12 @@ def made_up_summary(names: list[str], players: int = 4, seed: int = 0) -> summar
     strategies = summary_mod.strategy_table(per_cluster)
     pairs = pl.DataFrame([dict(a=a, b=b, cluster=c, y=float(rng.binomial(100, 0.7 if i < j else 0.3)), n=100)
                           for i, a in enumerate(names) for j, b in enumerate(names) if a != b
-                          for c in range(CLUSTERS)])
-    seats = pl.DataFrame({"cluster": range(CLUSTERS), "games": [seat_games] * CLUSTERS,
-                          **{f"win_{s}": rng.binomial(seat_games, 1 / players, CLUSTERS).astype(float)
+                          for c in range(clusters)])
+    seats = pl.DataFrame({"cluster": range(clusters), "games": [seat_games] * clusters,
+                          **{f"win_{s}": rng.binomial(seat_games, 1 / players, clusters).astype(float)
                              for s in range(players)}})
     empty = pl.DataFrame()
-    return summary_mod.Summary(players, seat_games * CLUSTERS, strategies,
+    return summary_mod.Summary(players, seat_games * clusters, strategies,
                                summary_mod.differences(strategies, per_cluster),
                                summary_mod.head_to_head_table(pairs), summary_mod.seat_table(seats), empty, empty,
                                (104.2, 103.9, 104.5), 100.0, empty, Interval(0.0, 0.0, 0.0), [])
@@ -99,6 +99,8 @@ def test_summary_tables_fit_80_columns_and_carry_the_figures():
         assert fmt_ci(r["difference"], r["lo"], r["hi"]).split(" (")[0] in line
         assert ("ahead" if r["significant"] else "n.s.") in line
     assert {"ahead", "n.s."} <= set(text.split())
+    head = text[text.index("Strategies"):text.index("-----")]
+    assert head.count("(95% CI)") == 3  # mean place, win and Idiot rates
     for r in summary.seats.iter_rows(named=True):
         assert fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True) in text
     assert "Markdown" not in text and "|---" not in text
@@ -252,3 +254,12 @@ def test_a_report_prints_its_answer_and_main_figures_in_80_columns():
             for part in cell.split(" ("):
                 assert part.strip(")") in text, part
     assert "lowest_starts=false" in text and "reports/x.md" in text
+
+
+def test_without_intervals_the_headers_do_not_promise_them():
+    summary = made_up_summary(["basic", "counter", "random"], clusters=1)
+    assert summary.strategies["mean_place_lo"].is_nan().all()
+    text = rendered(summary, 80)
+    assert_fits(text, 80)
+    assert "(95% CI)" not in text[text.index("Strategies"):text.index("Ranking")]
+    assert f"{summary.strategies['mean_place'][0]:.3f}" in text

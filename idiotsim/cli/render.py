@@ -50,33 +50,47 @@ class Column:
 
 
 def grid(out: Console, columns: list[Column], rows: list[list[str]], stacked: bool = False) -> Table:
-    """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own.
-    A header names its interval, `(95% CI)`, on a line of its own, and drops it when no cell has one; it
-    wraps to at most two lines a line, or none where the console has room."""
+    """A table in the console's style. `stacked`: each estimate's interval under it, on a line of its own."""
     plain = plain_wanted(out)
     table = Table(box=PLAIN_BOX if plain else RULED_BOX, show_edge=False, pad_edge=False, padding=(0, 1),
                   collapse_padding=True, header_style="" if plain else "bold")
     cells = [[row[i] for row in rows] if column.names else estimate_cells([row[i] for row in rows], stacked)
              for i, column in enumerate(columns)]
-    headers = [column.header if any("(" in v for v in values) else column.header.replace(" (95% CI)", "")
-               for column, values in zip(columns, cells)]
-    headers = [header.replace(" (95% CI)", "\n(95% CI)") for header in headers]
-    widest = [max([len(line) for v in values for line in v.splitlines()], default=0) for values in cells]
-    widths = [max(w, header_width(h)) for w, h in zip(widest, headers)]
-    room = out.width - sum(max(w, len(h)) if c.names else w for c, w, h in zip(columns, widths, headers)) \
-        - 2 * (len(columns) - 1)
-    for i, header in enumerate(headers):  # spare room first unwraps the headers, left to right
-        full = max(map(len, header.splitlines()), default=0)
-        if not columns[i].names and 0 < full - widths[i] <= room:
-            room -= full - widths[i]
-            widths[i] = full
-    for column, values, header, width in zip(columns, cells, headers, widths):
-        one_line_intervals = not stacked and any(" (" in v for v in values)  # aligned by estimate_cells
-        table.add_column(header, justify="left" if one_line_intervals else column.justify,
-                         width=None if column.names else width, overflow="fold")
+    headers = [header_text(column.header, has_interval(values)) for column, values in zip(columns, cells)]
+    for column, values, header, width in zip(columns, cells, headers, column_widths(out, columns, cells, headers)):
+        aligned = not stacked and has_interval(values)  # estimate_cells lined the estimates up
+        table.add_column(header, justify="left" if aligned else column.justify, width=width, overflow="fold")
     for row in zip(*cells):
         table.add_row(*row)
     return table
+
+
+def has_interval(values: list[str]) -> bool:
+    """Whether a figure column holds an interval, `(lo to hi)`, beside or under its estimate."""
+    return any(" (" in v or "\n(" in v for v in values)
+
+
+def header_text(header: str, interval: bool) -> str:
+    """A header names its interval, `(95% CI)`, on a line of its own, and not at all when no cell has one."""
+    return header.replace(" (95% CI)", "\n(95% CI)" if interval else "")
+
+
+def column_widths(out: Console, columns: list[Column], cells: list[list[str]], headers: list[str]) -> list:
+    """Each figure column as wide as its widest cell, or its header in two lines a line if wider; spare room
+    then unwraps the headers, left to right. Name columns: None (rich gives them the rest)."""
+    def longest(lines) -> int:
+        return max(map(len, lines), default=0)
+
+    widths = [max(longest(line for v in values for line in v.splitlines()), header_width(header))
+              for values, header in zip(cells, headers)]
+    used = sum(max(w, longest(h.splitlines())) if c.names else w for c, w, h in zip(columns, widths, headers))
+    room = out.width - used - 2 * (len(columns) - 1)  # a column's right padding and the space between
+    for i, header in enumerate(headers):
+        full = longest(header.splitlines())
+        if not columns[i].names and 0 < full - widths[i] <= room:
+            room -= full - widths[i]
+            widths[i] = full
+    return [None if c.names else w for c, w in zip(columns, widths)]
 
 
 def header_width(header: str) -> int:
