@@ -24,6 +24,7 @@ from rich.text import Text
 # Plain text: a dashed line under the head, columns apart by spaces, nothing else.
 PLAIN_BOX = box.Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
 RULED_BOX = box.SIMPLE_HEAD
+STRATEGIES_TITLE = "Strategies (a lower mean place is better)"
 
 
 def plain_wanted(console: Console) -> bool:
@@ -153,7 +154,7 @@ def print_summary(summary, out_dir, out: Console | None = None) -> None:
     paragraph(out, f"{length_text(summary)[:1].upper()}{length_text(summary)[1:]}. Intervals are 95% CIs over "
                    "clusters of deals.")
     out.print()
-    titled(out, "Strategies (a lower mean place is better)", strategy_table(out, summary))
+    titled(out, STRATEGIES_TITLE, strategy_table(out, summary))
     if not all(map(is_fair_label, summary.strategies["strategy"])):
         paragraph(out, UNFAIR_NOTE.lstrip("\\"))
     out.print()
@@ -286,7 +287,7 @@ def print_report(written, out: Console | None = None) -> None:
     paragraph(out, written.answer)
     out.print()
     if written.summary is not None:
-        titled(out, "Strategies (a lower mean place is better)", strategy_table(out, written.summary))
+        titled(out, STRATEGIES_TITLE, strategy_table(out, written.summary))
     elif written.table is not None:
         titled(out, written.table.title, cell_table(out, written.table))
     paragraph(out, "written: " + ", ".join(str(f) for f in written.files))
