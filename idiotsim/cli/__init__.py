@@ -10,6 +10,11 @@
 - ``check``: check-strategy SPEC
 - ``analyze``: analyze (every move of a position, judged by search)
 - ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
+- ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
+  plain text when piped
+
+Help text comes from each command's docstring, one line per paragraph (``app.unwrapped_help``), so it
+wraps to the terminal; option help is one string per option.
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.

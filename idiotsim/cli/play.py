@@ -160,20 +160,9 @@ def run(
 
 
 def print_seat_table(out_dir, players: int) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    from idiotsim.cli.render import print_placements
     from idiotsim.results import scan, seat_table
-    frame = seat_table(scan(out_dir), players)
-    table = Table(title=f"placements ({frame['games'][0]:,} games, results in {out_dir})")
-    for column in ("seat", "strategy", "mean place", "win rate", "Idiot rate"):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    for row in frame.iter_rows(named=True):
-        table.add_row(str(row["seat"]), row["strategy"], f"{row['mean_place']:.4f}",
-                      f"{row['win_rate']:.2%}", f"{row['idiot_rate']:.2%}")
-    console = Console()
-    console.print(table)
-    console.print(f"stall rate: {frame['stall_rate'][0]:.4%}")
+    print_placements(seat_table(scan(out_dir), players), out_dir)
 
 
 def deal(
