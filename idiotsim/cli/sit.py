@@ -101,7 +101,7 @@ def review(
     seat: Annotated[Optional[int], typer.Option(
         "--seat", metavar="S", help="The seat to review (default: the person's seat of a game file, else 0).")] = None,
     rollouts: Annotated[Optional[int], typer.Option(
-        "--rollouts", "-k", metavar="K", help="Sampled states per decision; every move is played on each (default 1,000).")] = None,
+        "--rollouts", "-k", metavar="K", help="Sampled states per decision; every move is played on each (default 10,000).")] = None,
     search_seed: Annotated[int, typer.Option("--search-seed", metavar="S", help="Seed of the sampled states.")] = 0,
     players: PlayersOpt = None,
     strategies: StrategiesOpt = "basic",
