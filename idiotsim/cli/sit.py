@@ -167,5 +167,5 @@ def _print_review(record, seat: int, top, search_seed: int, console, rollouts: i
                            progress=lambda done, total: bar.update(task, completed=done, total=total))
     for line in rv.summary_lines(record, seat, k, judged):
         console.print(line)
-    console.print(rv.review_table(judged, top))
+    console.print(rv.review_table(judged, top, record.rules.rounds))
     console.print(f"{len(judged)} decisions judged in {time.perf_counter() - started:.1f} s")

@@ -69,7 +69,7 @@ def swap_moves(six: list[int], obs, hand, rules, show) -> list[Move]:
             card = _lowest(pool, r, 1)[0]
             pool.remove(card)
             cards.append(card)
-        moves.append(Move(m, "face-up " + " ".join(show(c) for c in cards)))
+        moves.append(Move(m, " ".join(show(c) for c in cards)))
     moves.sort(key=lambda mv: _strongest_first(mv.code))
     return moves
 

@@ -131,17 +131,18 @@ def review_json(record, seat: int, rollouts: int, seed: int, judged: list[Judged
     }
 
 
-def review_table(judged: list[Judged], limit: int | None = None):
-    """The review as a rich table (costliest first; `limit` rows)."""
+def review_table(judged: list[Judged], limit: int | None = None, rounds: int = 1):
+    """The review as a rich table (costliest first; `limit` rows; a round column for a match)."""
     from rich.table import Table
     table = Table(box=None, padding=(0, 1), header_style="bold")
-    for name, justify in (("line", "right"), ("round", "right"), ("you played", "left"), ("best", "left"),
-                          ("cost, places [95% CI]", "right"), ("basic", "left")):
+    columns = [("line", "right")] + ([("round", "right")] if rounds > 1 else []) + [
+        ("played", "left"), ("best", "left"), ("cost, places [95% CI]", "right"), ("basic", "left")]
+    for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=True)
     for j in judged[:limit]:
         cost = "-" if j.made == j.best else f"{j.cost:+.3f} [{j.cost_lo:+.3f}, {j.cost_hi:+.3f}]"
-        table.add_row(str(j.line), str(j.round_no), j.made, j.best, cost, j.basic,
-                      style="bold" if j.significant else None)
+        cells = [str(j.line)] + ([str(j.round_no)] if rounds > 1 else []) + [j.made, j.best, cost, j.basic]
+        table.add_row(*cells, style="bold" if j.significant else None)
     return table
 
 

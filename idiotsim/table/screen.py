@@ -21,7 +21,7 @@ from idiotsim.cli.trace_output import PLACE_WORDS
 
 LOG_LINES = 6  # moves shown since the seat's last decision
 RED_SUITS = (1, 2)  # diamonds, hearts
-DECISION_WORDS = {ob.SWAP: "choose your face-up cards (R6)", ob.TURN: "your turn",
+DECISION_WORDS = {ob.SWAP: "choose the 3 cards to lie face-up (R6)", ob.TURN: "your turn",
                   ob.BLIND: "your turn: flip a blind card (R15)"}
 
 
@@ -167,8 +167,13 @@ def pile_line(view: SeatView, style: CardStyle, shown: int = 9) -> Text:
             text.append(" ...")
         if obs[ob.LOW_RANK] >= 0 and card_rank(view.pile[-1]) == obs[ob.LOW_RANK]:
             text.append(f"  ({RANK_NAMES[int(obs[ob.LOW_RANK])]} is low: play it or lower)", style="bold")
+    return text
+
+
+def talon_line(view: SeatView) -> Text:
+    obs = view.obs
     burned = obs[ob.BURNED: ob.BURNED + 13]
-    text.append(f"   talon {obs[ob.TALON_SIZE]}   burned {burned.sum()}")
+    text = Text(f"talon {obs[ob.TALON_SIZE]}   burned {burned.sum()}")
     if burned.sum():
         text.append(f": {rank_counts_text(burned)}", style="dim")
     return text
@@ -195,7 +200,7 @@ def screen(view: SeatView, log: PublicLog, moves, style: CardStyle, width: int) 
     title.append(f"  |  {int(obs[ob.PLAYERS])} players  |  {DECISION_WORDS[int(obs[ob.DECISION])]}")
     parts = [title, seat_rows(view, style)]
     if obs[ob.DECISION] != ob.SWAP:
-        parts.append(pile_line(view, style))
+        parts += [pile_line(view, style), talon_line(view)]
         parts.append(Text("last moves:", style="dim"))
         parts += [Text("  ").append(line) for line in log.recent()]
     mine = Text("your hand: ", style="bold").append(style.cards(view.hand))

@@ -143,7 +143,8 @@ class Session:
         self.save()
         self.draw(view, moves)
         while True:
-            answer = parse(Prompt.ask("your move", console=self.console), int(obs[ob.DECISION]), moves, hand)
+            question = f"your move (1-{len(moves)}, hint, help, quit)" if len(moves) > 1 else "your move (1, hint, quit)"
+            answer = parse(Prompt.ask(question, console=self.console), int(obs[ob.DECISION]), moves, hand)
             if answer.move is not None:
                 return answer.move
             self.answer_command(answer, obs, hand, moves)
