@@ -27,13 +27,13 @@ class Level:
 
 
 LEVELS = {
-    "easy": Level("high-early", "mean place 2.605 at a 4-player table of all 26 shipped players, "
-                                "0.216 behind basic (reports/leaderboard.md)"),
-    "medium": Level("basic", "mean place 2.389 in that leaderboard: the reference player"),
-    "hard": Level("tuned-{p}p", "tuned-4p ranks 1st of 26 in that leaderboard (2.368); 0.030 places "
-                                "ahead of basic on held-out deals (reports/tuned.md)"),
-    "expert": Level("search", "the determinized search at K = 128: 0.43 places ahead of basic at "
-                              "4 players (docs/strategies.md; reports/search_strength.md at K = 32: 0.29)"),
+    "easy": Level("high-early", "mean place 2.605 in the 4-player leaderboard of the 26 shipped players, "
+                                "basic 2.389 (reports/leaderboard.md)"),
+    "medium": Level("basic", "the reference player, 2.389 there"),
+    "hard": Level("tuned-{p}p", "tuned-4p is 1st of 26 there, 2.368, and 0.030 places ahead of basic on "
+                                "held-out deals (reports/tuned.md)"),
+    "expert": Level("search", "the search at K = 128, 0.43 places ahead of basic at 4 players "
+                              "(docs/strategies.md; at K = 32 0.29, reports/search_strength.md)"),
 }
 DEFAULT_LEVEL = "hard"
 
