@@ -173,7 +173,7 @@ class Session:
         result = an.analysis(position, HINT_ROLLOUTS, None, seed=0)
         label = {m.code: f"{i}) {m.label}" for i, m in enumerate(moves, 1)}
         rows = sorted(zip(result["moves"], result["rows"]), key=lambda mr: mr[1].mean_place)
-        self.console.print(f"hint: each move played on the same {HINT_ROLLOUTS:,} sampled deals "
+        self.console.print(f"hint: each move played on the same {HINT_ROLLOUTS:,} sampled states "
                            "(mean place; places lost against the best, 95% CI)")
         for move, row in rows:
             cost = "best" if row.best else f"+{row.diff:.2f} [{row.diff_lo:+.2f}, {row.diff_hi:+.2f}]"
