@@ -118,7 +118,7 @@ def test_a_whole_game_of_basic_moves_replays_to_basic_trace_and_hides_every_hidd
     child = spawn("--players", 3, "--bots", "basic", "--seed", 11, "--save", save)
     play_basic_moves(child, seen)
     child.expect("game saved in")
-    child.expect(r"review your decisions now\?")
+    child.expect(r"review your decisions now\? \(y/N\)")
     child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
@@ -179,7 +179,7 @@ def test_rounds_seven_low_and_lowest_starts(tmp_path, capsys):
                   "--save", save)
     play_basic_moves(child, seen)
     child.expect("game over after 2 rounds")
-    child.expect(r"review your decisions now\?")
+    child.expect(r"review your decisions now\? \(y/N\)")
     child.sendline("")
     child.expect(pexpect.EOF)
     child.close()
@@ -201,3 +201,16 @@ def test_rounds_seven_low_and_lowest_starts(tmp_path, capsys):
 def test_bad_table_flags_are_one_error_line(capsys, args, message):
     code, out, err = run_cli(capsys, "play", *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_a_piped_game_is_plain_text_and_offers_the_review(tmp_path, capsys, monkeypatch):
+    import io
+    save = tmp_path / "g.json"
+    rules, seen = basic_game(["players=2"], seed=8)
+    answers = [typed(move, decision) for move, decision, _, _ in seen] + ["y"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
+    code, out, err = run_cli(capsys, "play", "--players", 2, "--bots", "basic", "--seed", 8, "--save", save)
+    assert code == 0, err
+    assert "\x1b" not in out  # no colour, no cursor movement in a pipe
+    assert "game over" in out and "review of seat 0 (you)" in out and "total cost" in out
+    assert trace(capsys, "--game-file", save) == trace(capsys, "--players", 2, "--strategies", "basic", "--seed", 8)

@@ -54,11 +54,12 @@ def play(
         raise UserError(f"--seat must be 0..{rules.players - 1} at a table of {rules.players}, got {seat}")
     specs = bot_specs(level, bots, rules.players)
     specs.insert(seat, None)
-    bot_seats = [None if spec is None else load_strategy(spec) for spec in specs]
-    _check_fair(bot_seats)
     game_seed = secrets.randbelow(MAX_SEED_DRAWN) if seed is None else check_seed(seed)
     path = Path(save) if save else _default_save_path()
     console = make_console()
+    console.print("seating the bots (the first game after an install or an update compiles them: a minute or two)")
+    bot_seats = [None if spec is None else load_strategy(spec) for spec in specs]
+    _check_fair(bot_seats)
     labels = ["you" if s is None else s.label for s in bot_seats]
     console.print(f"seed {game_seed} ({', '.join(f'seat {i} {label}' for i, label in enumerate(labels))}); "
                   f"the game file: {path}")
@@ -132,7 +133,7 @@ def review(
         sys.stdout.write(json.dumps(rv.review_json(record, seat, k, search_seed, judged)) + "\n")
         return
     from rich.console import Console
-    _print_review(record, seat, top, search_seed, Console(highlight=False), k)
+    _print_review(record, seat, top, search_seed, Console(highlight=False, markup=False), k)
 
 
 def _record(game_file, players, strategies, seed, game, rules_file, rule):

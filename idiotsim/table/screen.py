@@ -213,5 +213,5 @@ def screen(view: SeatView, log: PublicLog, moves, style: CardStyle, width: int) 
 
 def make_console() -> Console:
     """A console for the table: colour and the terminal's size where there is one; rich honours
-    NO_COLOR and writes plain text to a pipe."""
-    return Console(highlight=False, soft_wrap=False)
+    NO_COLOR and writes plain text to a pipe. No markup: labels and paths are printed as they are."""
+    return Console(highlight=False, markup=False, soft_wrap=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
-from rich.prompt import Confirm, Prompt
+from rich.prompt import Prompt
 from rich.text import Text
 
 from idiotsim import observation as ob
@@ -181,8 +181,9 @@ class Session:
 
 
 def offer_review(console) -> bool:
-    """Ask whether to review the game now (no on a closed input)."""
+    """Ask whether to review the game now: y or yes; anything else, or a closed input, is no."""
     try:
-        return Confirm.ask("review your decisions now?", console=console, default=False)
+        answer = Prompt.ask("review your decisions now? (y/N)", console=console, default="", show_default=False)
     except (EOFError, KeyboardInterrupt):
         return False
+    return answer.strip().lower() in ("y", "yes")
