@@ -16,9 +16,10 @@ import pytest
 
 from helpers import run_cli
 from idiotsim import observation as ob
-from idiotsim.analyze import DECISION_EVENTS, replay_decisions
+from idiotsim.analyze import DECISION_EVENTS, legal_moves, replay_decisions
 from idiotsim.cards import RANK_NAMES, SUIT_SYMBOLS, card_pretty
 from idiotsim.cli.play import seed_decks
+from idiotsim.position_file import Position
 from idiotsim.rules import load_rules
 from idiotsim.strategy_api import load_strategies
 from idiotsim.table import gamefile
@@ -28,6 +29,17 @@ IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
 PROMPT = "your move"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 CARD = re.compile("(10|[2-9JQKA])([" + "".join(SUIT_SYMBOLS) + "])")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_for_the_child():
+    """Compile here what `idiotsim play` compiles (basic, the move lists): the child process inherits
+    the source-keyed numba cache folder and loads them from it instead of compiling under a prompt's
+    timeout."""
+    rules = load_rules(None, ["players=2"])
+    _, decisions = replay_decisions(rules, load_strategies("basic", 2), seed_decks(0, 0, rules), 0, 0)
+    for decision in decisions[:3]:  # two swaps and a turn
+        legal_moves(Position(rules, decision.obs, decision.hand))
 
 
 def spawn(*args) -> pexpect.spawn:
