@@ -54,7 +54,7 @@ def test_review_finds_the_planted_blunder_first_with_a_cost_whose_ci_excludes_ze
     worst = judged[0]
     assert (worst.line, worst.made) == (line, "pick up")
     assert worst.cost_lo > 0 and worst.basic != "pick up" and worst.best != "pick up"
-    assert all(j.cost >= 0 for j in judged)  # the best move costs nothing by definition
+    assert all(j.cost == 0 and j.cost_lo == j.cost_hi == 0 for j in judged if j.made == j.best)
     total, lo, hi = rv.total_cost(judged)
     assert lo <= total <= hi and total >= worst.cost
 
@@ -85,7 +85,7 @@ def test_review_of_a_bot_game_by_seed(capsys):
 
 def test_review_flag_errors(tmp_path, capsys):
     path, _ = blunder_game(tmp_path)
-    for args, message in ((["--rollouts", 0], "--rollouts must be"), (["--seat", 3], "--seat must be 0..2"),
+    for args, message in ((["--rollouts", 1], "--rollouts must be 2.."), (["--seat", 3], "--seat must be 0..2"),
                           (["--seed", 1], "a game file holds the whole game")):
         code, out, err = run_cli(capsys, "review", path, *args)
         assert code == 2 and err.count("\n") == 1 and message in err, err

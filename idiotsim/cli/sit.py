@@ -119,8 +119,8 @@ def review(
     from idiotsim.table import review as rv
     from idiotsim.cli.analyze import MAX_ROLLOUTS
     k = rv.DEFAULT_ROLLOUTS if rollouts is None else rollouts
-    if not 1 <= k <= MAX_ROLLOUTS:
-        raise UserError(f"--rollouts must be 1..{MAX_ROLLOUTS:,}, got {k}")
+    if not 2 <= k <= MAX_ROLLOUTS:  # half the samples pick the best move, half measure the cost
+        raise UserError(f"--rollouts must be 2..{MAX_ROLLOUTS:,}, got {k}")
     check_seed(search_seed, "--search-seed")
     if top is not None and top < 1:
         raise UserError(f"--top must be at least 1, got {top}")
@@ -160,7 +160,7 @@ def _print_review(record, seat: int, top, search_seed: int, console, rollouts: i
     k = rv.DEFAULT_ROLLOUTS if rollouts is None else rollouts
     started = time.perf_counter()
     with Progress(TextColumn("judging decisions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("review", total=None)
         judged = rv.review(record, seat, k, search_seed,
                            progress=lambda done, total: bar.update(task, completed=done, total=total))

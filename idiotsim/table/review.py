@@ -2,20 +2,25 @@
 
 Each decision of the seat with more than one legal move (the swap, R6, and every turn; a blind flip,
 R15, has nothing to choose) becomes an ``idiotsim analyze`` position: every legal move is played
-on the same K sampled states (common random numbers, ``analyze.judge``), and the decision's cost is
-the paired difference between the places of the move made and of the best move, with a 95% CI
-over the K samples. The best move is the search's estimate on its samples, rolled out with basic
-at every seat; a cost is what the move lost by that estimate, not a game result. The total cost
-adds the decisions' costs; its CI adds their variances (the decisions are judged on independent
-samples).
+on the same K sampled states (common random numbers, ``analyze.judge``), rolled out with basic at
+every seat. The first half of the samples picks the best move (the lowest mean place; basic's move
+keeps ties); the other half measures the decision's cost: the paired difference between the places
+of the move made and of that best move, with a 95% CI. Picking the best of many moves on the very
+samples that measure it would flatter the best (the winner's curse) and call near-ties costly;
+split, the cost is an unbiased estimate of what the move lost against the move the search would
+play. A cost is the search's estimate, not a game result. The total cost adds the decisions'
+costs; its CI adds their variances (each decision is judged on samples of its own).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, RANK_NAMES
+from idiotsim.stats import Moments, mean_interval
 from idiotsim.toolkit import CHANCE, PICKUP
 
 DEFAULT_ROLLOUTS = 10_000  # K: a whole game's 20-30 decisions in seconds on one core (README: review)
@@ -89,13 +94,19 @@ def judge_decision(record, line: int, decision, move: int, rollouts: int, seed: 
     made = an.canonical_swap(move) if kind == ob.SWAP else move
     index = {int(m): i for i, m in enumerate(moves)}[int(made)]
     places = an.judge(position, moves, rollouts, seed)
-    rows = an.summarize(places)
-    best = next(r for r in rows if r.best)
-    row = rows[index]
-    cost_lo, cost_hi = (0.0, 0.0) if row.best else (row.diff_lo, row.diff_hi)
+    picking, measuring = places[:rollouts // 2], places[rollouts // 2:]
+    best = int(np.argmin(picking.mean(axis=0)))  # the first of equal means: basic's move keeps ties
+    cost = _paired_interval(measuring[:, index] - measuring[:, best])
     return Judged(line, int(obs[ob.ROUND]), "swap" if kind == ob.SWAP else "turn", short_name(made, kind),
-                  short_name(int(moves[best.index]), kind), short_name(int(moves[0]), kind), len(moves),
-                  0.0 if row.best else row.diff, cost_lo, cost_hi, row.mean_place, best.mean_place)
+                  short_name(int(moves[best]), kind), short_name(int(moves[0]), kind), len(moves),
+                  cost.mean, cost.lo, cost.hi, float(measuring[:, index].mean()), float(measuring[:, best].mean()))
+
+
+def _paired_interval(differences: np.ndarray):
+    """Mean and 95% CI of paired differences (0 with a CI of [0, 0] when the move is the best)."""
+    moments = Moments()
+    moments.add(differences)
+    return mean_interval(moments, 1.0)
 
 
 def review(record, seat: int, rollouts: int = DEFAULT_ROLLOUTS, seed: int = 0, progress=None) -> list[Judged]:
@@ -152,10 +163,11 @@ def summary_lines(record, seat: int, rollouts: int, judged: list[Judged]) -> lis
     differ = sum(j.made != j.best for j in judged)
     who = "you" if seat == record.human_seat else f"{record.seats[seat]}"
     return [f"review of seat {seat} ({who}): {len(judged)} decisions with a choice, each move played on the "
-            f"same {rollouts:,} sampled states (rollouts: basic at every seat)",
+            f"same {rollouts:,} sampled states (rollouts: basic at every seat); the first half picks the best "
+            "move, the other half measures the cost",
             f"total cost {total:+.3f} places [95% CI {lo:+.3f}, {hi:+.3f}]; the search's best differed at "
             f"{differ}, significantly worse (bold) at {costly}",
-            "line: the decision's line in `idiotsim trace --game-file`; cost: your move's places minus the best's "
+            "line: the decision's line in `idiotsim trace --game-file`; cost: the move's places minus the best's "
             "on the same samples"]
 
 
