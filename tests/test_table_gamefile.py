@@ -118,7 +118,7 @@ def test_typed_answers():
     assert meaning("pickup") == meaning("Pick Up") == PICKUP
     assert meaning("hint") == "hint" and meaning("quit") == "quit"
     for bad, message in (("3 7s", "1..2 of your 7s"), ("Q", "no Q can be played"), ("chance", "not allowed"),
-                         ("blah", "not a move"), ("", "type a move")):
+                         ("blah", "not a move"), ("", "type a move"), ("15", "not a move")):
         assert meaning(bad).startswith("error: ") and message in meaning(bad), (bad, meaning(bad))
     assert CHANCE not in {m.code for m in moves}
 

@@ -107,7 +107,7 @@ class Answer:
 
 
 _RANK = r"(10|[2-9]|j|q|k|a)"
-_PLAY = re.compile(rf"^(?:play\s+)?(?:(\d+)\s*(?:x\s*)?)?{_RANK}s?(?:\s*\+\s*(\d+))?$")
+_PLAY = re.compile(rf"^(?:play\s+)?(?:(\d+)(?:\s*x\s*|\s+))?{_RANK}s?(?:\s*\+\s*(\d+))?$")  # [N ]rank[s][ +E]
 
 
 def parse(text: str, decision: int, moves: list[Move], hand) -> Answer:

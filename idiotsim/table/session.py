@@ -21,7 +21,8 @@ from idiotsim.table.moves import Answer, move_list, parse
 from idiotsim.table.screen import CardStyle, PublicLog, SeatView, place_word, screen
 
 HINT_ROLLOUTS = 2_000  # sampled states of a hint: a fraction of a second
-HELP_TEXT = ("Answer with a number of the list, or type the move: 3 7s (three 7s), 7s or 7 (every 7 you hold), "
+HELP_TEXT = ("Answer with a number of the list (a number alone is always the list's), or type the move: "
+             "3 7s (three 7s), 7s or 7 (every 7 you hold), "
              "2 7s +1 (with one face-up 7, V11), pickup, chance; at the swap the three face-up ranks (K A 2). "
              "hint: the search's judgement of every move; quit: save and leave.")
 
