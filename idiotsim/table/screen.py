@@ -103,7 +103,7 @@ class PublicLog:
         text = Text(f"{self.who(event['seat'])} plays ").append(style.cards(played, sort=False)).append(source)
         self.pile += len(played)
         if event["burn"]:
-            text.append(f": BURNS {self.pile} cards", style="bold yellow")
+            text.append(f": BURNS {self.pile} card{'s' * (self.pile > 1)}", style="bold yellow")
             self.pile = 0
         return text
 
@@ -137,22 +137,22 @@ def seat_rows(view: SeatView, style: CardStyle) -> Table:
     grid = Table.grid(padding=(0, 2))
     for _ in range(5):
         grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")  # the known cards: the one column that may wrap
     swap = obs[ob.DECISION] == ob.SWAP
     for s in range(n):
         name = Text(("> " if s == view.seat else "  ") + view.labels[s], style="bold" if s == view.seat else "")
+        score = f"total {obs[ob.SCORE + s]}" if view.rounds > 1 else ""
         if obs[ob.PLACE + s]:
-            grid.add_row(name, Text(f"out: {place_word(int(obs[ob.PLACE + s]))}"), "", "", "")
+            grid.add_row(name, Text(f"out: {place_word(int(obs[ob.PLACE + s]))}"), "", "", score, "")
             continue
         if swap and s != view.seat:
-            grid.add_row(name, Text("choosing face-up cards"), "", "", "")
+            grid.add_row(name, Text("choosing face-up cards"), "", "", score, "")
             continue
         hand = Text(f"hand {len(view.hand) if s == view.seat else obs[ob.HAND_SIZE + s]}")
         known = obs[ob.KNOWN + s * 13: ob.KNOWN + (s + 1) * 13]
-        if s != view.seat and known.sum():
-            hand.append(f" (known {rank_counts_text(known)})", style="dim")
+        known_text = Text(f"known {rank_counts_text(known)}", style="dim") if s != view.seat and known.sum() else ""
         blind = 3 if swap else int(obs[ob.BLIND_SIZE + s])
-        score = f"total {obs[ob.SCORE + s]}" if view.rounds > 1 else ""
-        grid.add_row(name, hand, Text("up ").append(style.cards(view.faceup[s])), f"blind {blind}", score)
+        grid.add_row(name, hand, Text("up ").append(style.cards(view.faceup[s])), f"blind {blind}", score, known_text)
     return grid
 
 
