@@ -57,7 +57,8 @@ def play(
     game_seed = secrets.randbelow(MAX_SEED_DRAWN) if seed is None else check_seed(seed)
     path = Path(save) if save else _default_save_path()
     console = make_console()
-    console.print("seating the bots (the first game after an install or an update compiles them: a minute or two)")
+    if console.is_terminal:  # for the person waiting; a pipe gets only the game
+        console.print("seating the bots (the first game after an install or an update compiles them: a minute or two)")
     bot_seats = [None if spec is None else load_strategy(spec) for spec in specs]
     _check_fair(bot_seats)
     labels = ["you" if s is None else s.label for s in bot_seats]
