@@ -71,7 +71,11 @@ def play(
         raise typer.Exit(130)
     console.print(f"replay: idiotsim trace --game-file {path} --pretty; review: idiotsim review {path}")
     if outcome == "finished" and offer_review(console):
-        _print_review(session.record, seat, None, 0, console)
+        try:
+            _print_review(session.record, seat, None, 0, console)
+        except KeyboardInterrupt:
+            console.print(f"review interrupted (the game is saved: idiotsim review {path})")
+            raise typer.Exit(130) from None
 
 
 def _table_rules(rounds: int | None, seven_low: bool, lowest_starts: bool) -> list[str]:
