@@ -165,6 +165,7 @@ def pile_line(view: SeatView, style: CardStyle, shown: int = 9) -> Text:
         text = Text(f"pile {len(view.pile)}, top first: ").append(style.cards(top_first[:shown], sort=False))
         if len(top_first) > shown:
             text.append(" ...")
+        text.append(f"  run {RANK_NAMES[int(obs[ob.PILE_TOP])]} x{obs[ob.PILE_RUN]}", style="dim")  # R16.2
         if obs[ob.LOW_RANK] >= 0 and card_rank(view.pile[-1]) == obs[ob.LOW_RANK]:
             text.append(f"  ({RANK_NAMES[int(obs[ob.LOW_RANK])]} is low: play it or lower)", style="bold")
     return text
