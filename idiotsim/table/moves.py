@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME, card_rank, sort_ranks_basic
+from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, RANK_OF_NAME, card_rank, sort_ranks_basic
 from idiotsim.toolkit import CHANCE, PICKUP
 
 PICKUP_WORDS = ("pickup", "pick up", "p", "take", "pick")
@@ -26,6 +26,17 @@ class Move:
     """A legal move: the code the engine takes and the words shown for it."""
     code: int
     label: str
+
+
+def swap_ranks(choice: int) -> tuple:
+    """The three face-up ranks of a swap choice (``toolkit.swap_choice``)."""
+    return choice % NUM_RANKS, choice // NUM_RANKS % NUM_RANKS, choice // NUM_RANKS ** 2
+
+
+def swap_code(ranks) -> int:
+    """The swap choice of three face-up ranks, ascending as ``search.list_swap_moves`` lists it."""
+    a, b, c = sorted(ranks)
+    return a + NUM_RANKS * b + NUM_RANKS ** 2 * c
 
 
 def _lowest(cards, rank: int, k: int) -> list[int]:
@@ -61,8 +72,8 @@ def swap_moves(six: list[int], obs, hand, rules, show) -> list[Move]:
     from idiotsim.analyze import legal_moves
     from idiotsim.position_file import Position
     moves = []
-    for m in sorted(int(x) for x in legal_moves(Position(rules, obs, hand))):
-        ranks = sort_ranks_basic([m % 13, m // 13 % 13, m // 169])
+    for m in (int(x) for x in legal_moves(Position(rules, obs, hand))):
+        ranks = sort_ranks_basic(swap_ranks(m))
         pool = list(six)
         cards = []
         for r in ranks:
@@ -76,7 +87,7 @@ def swap_moves(six: list[int], obs, hand, rules, show) -> list[Move]:
 
 def _strongest_first(choice: int) -> list[int]:
     """Sort key of swap choices: the strongest face-up rows (by basic's key) first."""
-    return sorted((-int(BASIC_KEY[r]) for r in (choice % 13, choice // 13 % 13, choice // 169)))
+    return sorted(-int(BASIC_KEY[r]) for r in swap_ranks(choice))
 
 
 def blind_moves(obs) -> list[Move]:
@@ -135,8 +146,7 @@ def _parse_swap(answer: str, codes: set) -> Answer:
     words = answer.removeprefix("face-up").replace(",", " ").split()
     if len(words) != 3 or any(w.upper() not in RANK_OF_NAME for w in words):
         return Answer(error="at the swap, type a number of the list or the three face-up ranks, e.g. K A 2")
-    a, b, c = sorted(RANK_OF_NAME[w.upper()] for w in words)
-    code = a + 13 * b + 169 * c
+    code = swap_code(RANK_OF_NAME[w.upper()] for w in words)
     if code not in codes:
         return Answer(error=f"you do not hold {' '.join(w.upper() for w in words)} among your 6 cards")
     return Answer(move=code)

@@ -21,6 +21,7 @@ import numpy as np
 from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, RANK_NAMES
 from idiotsim.stats import Moments, mean_interval
+from idiotsim.table.moves import swap_ranks
 from idiotsim.toolkit import CHANCE, PICKUP
 
 DEFAULT_ROLLOUTS = 10_000  # K: a whole game's 20-30 decisions in seconds on one core (README: review)
@@ -56,7 +57,7 @@ class Judged:
 def short_name(move: int, decision: int) -> str:
     """A move in a few characters: ``7 x2``, ``7 x1 +1up``, ``pick up``, ``chance``, ``up K A 2``."""
     if decision == ob.SWAP:
-        ranks = sorted((move % 13, move // 13 % 13, move // 169), key=lambda r: -BASIC_KEY[r])
+        ranks = sorted(swap_ranks(move), key=lambda r: -BASIC_KEY[r])
         return "up " + " ".join(RANK_NAMES[r] for r in ranks)
     if move == PICKUP:
         return "pick up"

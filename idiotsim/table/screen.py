@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
+from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
 from idiotsim.cli.trace_output import PLACE_WORDS
 
 LOG_LINES = 6  # moves shown since the seat's last decision
@@ -149,7 +149,7 @@ def seat_rows(view: SeatView, style: CardStyle) -> Table:
             grid.add_row(name, Text("choosing face-up cards"), "", "", score, "")
             continue
         hand = Text(f"hand {len(view.hand) if s == view.seat else obs[ob.HAND_SIZE + s]}")
-        known = obs[ob.KNOWN + s * 13: ob.KNOWN + (s + 1) * 13]
+        known = obs[ob.KNOWN + s * NUM_RANKS: ob.KNOWN + (s + 1) * NUM_RANKS]
         known_text = Text(f"known {rank_counts_text(known)}", style="dim") if s != view.seat and known.sum() else ""
         blind = 3 if swap else int(obs[ob.BLIND_SIZE + s])
         grid.add_row(name, hand, Text("up ").append(style.cards(view.faceup[s])), f"blind {blind}", score, known_text)
@@ -173,7 +173,7 @@ def pile_line(view: SeatView, style: CardStyle, shown: int = 9) -> Text:
 
 def talon_line(view: SeatView) -> Text:
     obs = view.obs
-    burned = obs[ob.BURNED: ob.BURNED + 13]
+    burned = obs[ob.BURNED: ob.BURNED + NUM_RANKS]
     text = Text(f"talon {obs[ob.TALON_SIZE]}   burned {burned.sum()}")
     if burned.sum():
         text.append(f": {rank_counts_text(burned)}", style="dim")
