@@ -16,6 +16,7 @@ from rich.prompt import Prompt
 from rich.text import Text
 
 from idiotsim import observation as ob
+from idiotsim.errors import UserError
 from idiotsim.table import gamefile
 from idiotsim.table.moves import Answer, move_list, parse
 from idiotsim.table.screen import CardStyle, PublicLog, SeatView, place_word, screen
@@ -82,6 +83,9 @@ class Session:
             self.save()
             self.console.print(f"\nleft the table: the game so far is saved in {self.save_path}")
             return "quit"
+        except UserError:  # a bot's illegal move: keep the game up to it, then the one error line
+            self.save()
+            raise
         self.record.places = list(result.places)
         self.save()
         self.show_end(result)
