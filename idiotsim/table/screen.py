@@ -132,27 +132,27 @@ class SeatView:
 
 
 def seat_rows(view: SeatView, style: CardStyle) -> Table:
-    """One line per seat: name, hand count (and known cards), face-up cards, blind count, score."""
+    """One line per seat: name, hand count, face-up cards, blind count, match total (V4) and the
+    cards known to be in the hand (the one column that may wrap)."""
     obs, n = view.obs, int(view.obs[ob.PLAYERS])
+    match = view.rounds > 1
     grid = Table.grid(padding=(0, 2))
-    for _ in range(5):
+    for _ in range(5 if match else 4):
         grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")  # the known cards: the one column that may wrap
+    grid.add_column(overflow="fold")
     swap = obs[ob.DECISION] == ob.SWAP
     for s in range(n):
         name = Text(("> " if s == view.seat else "  ") + view.labels[s], style="bold" if s == view.seat else "")
-        score = f"total {obs[ob.SCORE + s]}" if view.rounds > 1 else ""
-        if obs[ob.PLACE + s]:
-            grid.add_row(name, Text(f"out: {place_word(int(obs[ob.PLACE + s]))}"), "", "", score, "")
+        total = [f"total {obs[ob.SCORE + s]}"] if match else []
+        if obs[ob.PLACE + s] or (swap and s != view.seat):
+            state = f"out: {place_word(int(obs[ob.PLACE + s]))}" if obs[ob.PLACE + s] else "choosing face-up cards"
+            grid.add_row(name, state, "", "", *total, "")
             continue
-        if swap and s != view.seat:
-            grid.add_row(name, Text("choosing face-up cards"), "", "", score, "")
-            continue
-        hand = Text(f"hand {len(view.hand) if s == view.seat else obs[ob.HAND_SIZE + s]}")
+        hand = f"hand {len(view.hand) if s == view.seat else obs[ob.HAND_SIZE + s]}"
         known = obs[ob.KNOWN + s * NUM_RANKS: ob.KNOWN + (s + 1) * NUM_RANKS]
         known_text = Text(f"known {rank_counts_text(known)}", style="dim") if s != view.seat and known.sum() else ""
         blind = 3 if swap else int(obs[ob.BLIND_SIZE + s])
-        grid.add_row(name, hand, Text("up ").append(style.cards(view.faceup[s])), f"blind {blind}", score, known_text)
+        grid.add_row(name, hand, Text("up ").append(style.cards(view.faceup[s])), f"blind {blind}", *total, known_text)
     return grid
 
 
