@@ -9,7 +9,8 @@ of the move made and of that best move, with a 95% CI. Picking the best of many 
 samples that measure it would flatter the best (the winner's curse) and call near-ties costly;
 split, the cost is an unbiased estimate of what the move lost against the move the search would
 play. A cost is the search's estimate, not a game result. The total cost adds the decisions'
-costs; its CI adds their variances (each decision is judged on samples of its own).
+costs; its CI adds their variances (each decision is judged on samples of its own: the random
+stream of its trace line).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import numpy as np
 
 from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, RANK_NAMES
+from idiotsim.errors import UserError
+from idiotsim.rng import new_state
 from idiotsim.stats import Moments, mean_interval
 from idiotsim.table.moves import swap_ranks
 from idiotsim.toolkit import CHANCE, PICKUP
@@ -94,13 +97,23 @@ def judge_decision(record, line: int, decision, move: int, rollouts: int, seed: 
         return None
     made = an.canonical_swap(move) if kind == ob.SWAP else move
     index = {int(m): i for i, m in enumerate(moves)}[int(made)]
-    places = an.judge(position, moves, rollouts, seed)
+    places = _judge(position, moves, rollouts, new_state(seed, line, an.ANALYZE_STREAM))
     picking, measuring = places[:rollouts // 2], places[rollouts // 2:]
     best = int(np.argmin(picking.mean(axis=0)))  # the first of equal means: basic's move keeps ties
     cost = _paired_interval(measuring[:, index] - measuring[:, best])
     return Judged(line, int(obs[ob.ROUND]), "swap" if kind == ob.SWAP else "turn", short_name(made, kind),
                   short_name(int(moves[best]), kind), short_name(int(moves[0]), kind), len(moves),
                   cost.mean, cost.lo, cost.hi, float(measuring[:, index].mean()), float(measuring[:, best].mean()))
+
+
+def _judge(position, moves, rollouts: int, rng) -> np.ndarray:
+    """``analyze.judge`` on a stream of the decision's own (its trace line), so that the decisions'
+    estimates are independent and their variances add."""
+    from idiotsim import search
+    places = np.zeros((rollouts, len(moves)), np.int64)
+    if search.place_matrix(position.obs, position.hand, rng, moves, rollouts, 0, places) < 0:
+        raise UserError(f"{position.origin}: the position cannot be sampled (its cards do not add up to the deck)")
+    return places
 
 
 def _paired_interval(differences: np.ndarray):
