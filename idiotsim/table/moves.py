@@ -62,7 +62,7 @@ def turn_moves(codes: list[int], faceup: list[int], obs, hand, rules, show) -> l
     if PICKUP in listed:
         moves.append(Move(PICKUP, f"pick up the pile ({obs[ob.PILE_SIZE]})"))
     if CHANCE in listed:
-        moves.append(Move(CHANCE, "chance: turn the talon's top card"))
+        moves.append(Move(CHANCE, "chance (the talon's top card)"))
     return moves
 
 
