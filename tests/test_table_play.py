@@ -28,6 +28,7 @@ from idiotsim.toolkit import PICKUP
 IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
 PROMPT = "your move"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+CLEAR = "\x1b[2J"  # rich's clear screen, before each screen in a terminal
 CARD = re.compile("(10|[2-9JQKA])([" + "".join(SUIT_SYMBOLS) + "])")
 
 
@@ -109,7 +110,9 @@ def play_basic_moves(child, seen, stop_after=None) -> int:
             return i
         while child.expect([PROMPT, "press Enter"]) == 1:
             child.sendline("")
-        screen = ANSI.sub("", child.before)
+        assert CLEAR in child.before  # a terminal gets a fresh screen at each decision
+        screen = ANSI.sub("", child.before.split(CLEAR)[-1])  # the screen drawn for this prompt
+        assert len(screen.splitlines()) <= 24, screen
         shown = cards_on(screen)
         assert not shown & hidden, f"hidden cards on screen: {sorted(map(card_pretty, shown & hidden))}\n{screen}"
         assert set(hand) <= shown, screen  # the own hand is shown with its suits

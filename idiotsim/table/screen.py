@@ -19,7 +19,7 @@ from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
 from idiotsim.cli.trace_output import PLACE_WORDS
 
-LOG_LINES = 6  # moves shown since the seat's last decision
+LOG_LINES = 5  # moves shown since the seat's last decision: a 5-seat screen fits 24 lines
 RED_SUITS = (1, 2)  # diamonds, hearts
 DECISION_WORDS = {ob.SWAP: "choose the 3 cards to lie face-up (R6)", ob.TURN: "your turn",
                   ob.BLIND: "your turn: flip a blind card (R15)"}
