@@ -223,10 +223,13 @@ def test_a_piped_game_is_plain_text_with_a_hint_and_offers_the_review(tmp_path, 
     save = tmp_path / "g.json"
     rules, seen = basic_game(["players=2"], seed=8)
     answers = ["hint"] + [typed(move, decision) for move, decision, _, _ in seen] + ["y"]
+    first_blind = 1 + next(i for i, (_, d, _, _) in enumerate(seen) if d.obs[ob.DECISION] == ob.BLIND)
+    answers.insert(first_blind, "hint")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
     code, out, err = run_cli(capsys, "play", "--players", 2, "--bots", "basic", "--seed", 8, "--save", save)
     assert code == 0, err
     assert "\x1b" not in out  # no colour, no cursor movement in a pipe
     assert "hint: each move played on the same 2,000 sampled states" in out  # the swap's choices, judged
+    assert "hint: a blind card is flipped unseen (R15)" in out
     assert "game over" in out and "review of seat 0 (you)" in out and "total cost" in out
     assert trace(capsys, "--game-file", save) == trace(capsys, "--players", 2, "--strategies", "basic", "--seed", 8)
