@@ -184,6 +184,9 @@ def test_ctrl_c_leaves_a_game_file_that_replays_the_game_so_far(tmp_path, capsys
     assert len(replayed) > answered  # the bots' moves and the person's six
     pretty = trace(capsys, "--game-file", save, "--pretty")
     assert pretty[-1] == "(the game file ends here: the game was left unfinished)"
+    code, out, err = run_cli(capsys, "review", save, "--rollouts", 20, "--json")
+    assert code == 0, err
+    assert not json.loads(out)["finished"] and json.loads(out)["decisions"] >= 1
 
 
 def test_rounds_seven_low_and_lowest_starts(tmp_path, capsys):
