@@ -63,6 +63,7 @@ class Table:
         self.swaps: list = []  # the swap choices of seats 0.. so far (R6)
         self.seat = -1  # the seat to act while PLAYING
         self.phase = DEALING
+        self._seen: dict = {}  # seat -> (observation, hand) until the next card or move
 
     # ---- copying (OpenSpiel clones states at every step of a search) ----
 
@@ -74,6 +75,7 @@ class Table:
         new.deck = list(self.deck)
         new.swaps = list(self.swaps)
         new.script = _Script()
+        new._seen = {}
         if self.round is not None:
             new.round = copy_round(self.round, new.script, new.events.append)
         return new
@@ -93,6 +95,7 @@ class Table:
         """The next card from the top of the deck (R3); the last one starts the round."""
         if self.phase != DEALING or not 0 <= card < CARD_CODES or self.cards_left()[card] == 0:
             raise ValueError(f"card {card} cannot be dealt now")
+        self._seen = {}
         self.deck.append(int(card))
         if len(self.deck) == self.rules.num_cards:
             self.round = Round(self.rules, self.deck, [self.script] * self.n, [_NO_RNG] * self.n, self.round_no,
@@ -119,15 +122,24 @@ class Table:
         return ob.BLIND if player.source() == ob.SRC_BLIND else ob.TURN
 
     def observation(self, seat: int) -> np.ndarray:
-        """The project's observation of `seat` (what it may know, idiotsim.observation) as if it decided now."""
-        player = self.round.players[seat]
-        if self.phase == SWAPPING:
-            return self.round.swap_observation(player)
-        return self.round.observation(self.decision(seat), player)
+        """The project's observation of `seat` (what it may know, idiotsim.observation) as if it decided
+        now (not to be changed: it is kept until the next move)."""
+        return self._view(seat)[0]
 
     def hand(self, seat: int) -> np.ndarray:
         """The 13 rank counts of `seat`'s hand; at the swap, the hand as dealt."""
-        return counts(self.round.players[seat].hand)
+        return self._view(seat)[1]
+
+    def _view(self, seat: int) -> tuple:
+        view = self._seen.get(seat)
+        if view is None:
+            player = self.round.players[seat]
+            if self.phase == SWAPPING:
+                obs = self.round.swap_observation(player)
+            else:
+                obs = self.round.observation(self.decision(seat), player)
+            view = self._seen[seat] = (obs, counts(player.hand))
+        return view
 
     def legal_moves(self) -> list:
         """Every legal decision code of the seat to act (R6, R9-R15, V5, V11, V12), without repeats."""
@@ -144,6 +156,7 @@ class Table:
 
     def apply(self, move: int) -> None:
         """The seat to act makes `move` (a decision code); the engine plays it."""
+        self._seen = {}
         if self.phase == SWAPPING:
             self.swaps.append(int(move))
             if len(self.swaps) == self.n:
