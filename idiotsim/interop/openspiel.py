@@ -93,7 +93,7 @@ class IdiotGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"the idiot observer takes no parameters, got {params}")
-        return IdiotObserver()
+        return IdiotObserver(readable=not (iig_obs_type and iig_obs_type.perfect_recall))
 
 
 class IdiotState(pyspiel.State):
@@ -161,12 +161,8 @@ class IdiotState(pyspiel.State):
 
 
 class IdiotObserver:
-    """Observations and information states (both the same, see the module doc) as text and tensors."""
-
-    def __init__(self):
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor[:ob.OBS_SIZE], "hand": self.tensor[ob.OBS_SIZE:-1],
-                     "swapped": self.tensor[-1:]}
+    """Observations and information states as tensors and strings: the information state's string
+    is compact (a search keys its nodes by it), the observation's in words; both hold the same."""
 
     def set_from(self, state, player):
         self.tensor.fill(0)
@@ -178,13 +174,28 @@ class IdiotObserver:
         if table.phase == SWAPPING and player < len(table.swaps):
             self.dict["swapped"][0] = 1 + act.to_action(ob.SWAP, table.swaps[player])
 
+    def __init__(self, readable: bool):
+        self.readable = readable
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        self.dict = {"observation": self.tensor[:ob.OBS_SIZE], "hand": self.tensor[ob.OBS_SIZE:-1],
+                     "swapped": self.tensor[-1:]}
+
     def string_from(self, state, player):
         table = state.table
         if table.phase == DEALING:
             return f"round {table.round_no} dealing; totals {table.totals}"
         if table.phase == OVER:
             return f"over; places {table.places()}"
-        return info_text(table, player)
+        return info_text(table, player) if self.readable else info_key(table, player)
+
+
+def info_key(table: Table, seat: int) -> str:
+    """What `seat` knows now, compactly: the observation and the hand (and at the swap its own
+    choice once made) as hex bytes."""
+    obs, hand = table.observation(seat), table.hand(seat)
+    swapped = table.swaps[seat] if table.phase == SWAPPING and seat < len(table.swaps) else -1
+    return (f"seat {seat} {('swap', 'turn', 'blind')[int(obs[ob.DECISION])]} {swapped} "
+            + np.concatenate([obs, hand]).astype(np.int16).tobytes().hex())
 
 
 def _ranks(rank_counts) -> str:
