@@ -41,8 +41,8 @@ class DealDesign(ABC):
 
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> Played:
-        """Play the spec's size (or `games`, or the --quick size) per point; `precision`: sequential mode."""
-        size = quick_games(spec) if quick and games is None else (games or spec.games)
+        """Play each point's size (or `games`, or the --quick size, for every point); `precision`: sequential mode."""
+        size = quick_games(spec) if quick and games is None else games
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
         return play_deals(self, spec, size, precision, quick, executor)
