@@ -82,7 +82,9 @@ def setup_lines(design, spec: Spec) -> list[str]:
                      f"- Seed: {spec.seed}"]
     if spec.sweep_name:
         what = "variants" if spec.sweep_name == "variant" else f"`{spec.sweep_name}`"
-        lines.append(f"- Sweep: {what} over {len(spec.points)} settings"
+        settings = (f"{len(spec.points) // len(spec.fields)} settings, each in {len(spec.fields)} fields"
+                    if spec.fields else f"{len(spec.points)} settings")
+        lines.append(f"- Sweep: {what} over {settings}"
                      + (f" (series: `{spec.series_name}`)" if spec.series_name else "")
                      + "; every setting plays the same deal ids")
         if spec.sweep_name == "variant":

@@ -190,8 +190,8 @@ class StrongDesign(PairedDesign):
     def sentence(self, spec: Spec, point: Point, row: StrongRow) -> str:
         d = digits_for(max(row.place_diff.half, row.gap.half))
         where = f"In {game_text(point)} with {opponents_text(point.opponents)}"
-        if point.label and spec.sweep_name not in ("players", ""):
-            where += f" ({short_label(point.label)})"
+        if spec.sweep_name not in ("players", ""):
+            where += f" ({short_label(setting_label(point))})"
         what = f"{spec.treatment_label[:1].lower() + spec.treatment_label[1:]} instead of {spec.control_label}"
         strong = _effect_words(row.place_diff, d)
         beginner = _effect_words(row.beginner_diff, d)
@@ -200,24 +200,20 @@ class StrongDesign(PairedDesign):
                 f"strong minus beginner: {ci_text(row.gap, d)}, {gap_verdict(row)}.")
 
     def sweep_headline(self, spec: Spec, rows: list[StrongRow]) -> str:
-        m = len(rows)
-        points = spec.points
+        """Per setting: the strong effect against the beginner effect, and how they differ where they do."""
         d = max(digits_for(max(r.place_diff.half, r.gap.half)) for r in rows)
-        subject = f"{spec.treatment_label} instead of {spec.control_label}"
-        if m <= 4:
-            parts = [f"{short_label(p.label)}: {format_interval(r.place_diff, d)} at strong play, "
-                     f"{format_interval(r.beginner_diff, d)} for the beginner, {gap_verdict(r)}"
-                     for p, r in zip(points, rows)]
-            return (f"{subject}, mean place (95% CI, Holm-adjusted over the report's {_tests(rows)} tests): "
-                    + "; ".join(parts) + ".")
-        differs = [i for i, r in enumerate(rows) if r.gap.significant()]
-        strong = _settled_words([r.place_diff for r in rows], points)
-        beginner = _settled_words([r.beginner_diff for r in rows], points)
-        where = (f"differs from the beginner's at {len(differs)} of {m} settings"
-                 + (f" ({', '.join(short_label(points[i].label) for i in differs)})" if 0 < len(differs) <= 4 else "")
-                 if differs else f"does not differ significantly from the beginner's at any of the {m} settings")
-        return (f"{subject}: at strong play it {strong}; for the beginner it {beginner}; the strong-play answer "
-                f"{where} (Holm-adjusted over the report's {_tests(rows)} tests).")
+        by_field = {}
+        for p, r in zip(spec.points, rows):
+            setting = short_label(setting_label(p))
+            text = f"{_starred(r.place_diff, d)} against {_starred(r.beginner_diff, d)}"
+            if r.gap.significant():
+                text += f", {_gap_word(r)}"
+            by_field.setdefault(p.field, []).append(f"{setting} {text}".strip())
+        parts = [(f"{field}: " if field else "") + ", ".join(items) for field, items in by_field.items()]
+        return (f"{spec.treatment_label} instead of {spec.control_label}, mean place at strong play against the "
+                f"basic-level contrast on the same deals (* = significant; a verdict where the strong-play answer "
+                f"differs significantly; Holm-adjusted over the report's {_tests(rows)} tests): " + "; ".join(parts)
+                + ".")
 
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
         b = spec.beginner
@@ -275,6 +271,11 @@ class StrongDesign(PairedDesign):
         return lines
 
 
+def setting_label(point: Point) -> str:
+    """The point's label without its field's."""
+    return point.label.removesuffix(point.field).removesuffix(", ") if point.field else point.label
+
+
 def _same_table(point: Point) -> bool:
     return point.opponents == point.beginner_opponents
 
@@ -289,27 +290,20 @@ def _effect_words(x: Interval, d: int) -> str:
     return "lowers (improves)" if x.mean < 0 else "raises (worsens)"
 
 
+def _starred(x: Interval, d: int) -> str:
+    return format_number(x.mean, decimals_for(x.lo, x.hi, d), True) + ("*" if x.significant() else "")
+
+
+def _gap_word(row: StrongRow) -> str:
+    """How the strong effect differs from the beginner's (the difference being significant)."""
+    s, b = row.place_diff, row.beginner_diff
+    if s.significant() and b.significant() and (s.mean < 0) != (b.mean < 0):
+        return "reversed at strong play"
+    return "smaller at strong play" if abs(s.mean) < abs(b.mean) else "larger at strong play"
+
+
 def gap_verdict(row: StrongRow) -> str:
     """Whether and how the strong-play answer differs from the beginner's, in words."""
-    s, b, g = row.place_diff, row.beginner_diff, row.gap
-    if not g.significant():
+    if not row.gap.significant():
         return "no significant difference from the beginner's answer"
-    if s.significant() and b.significant() and (s.mean < 0) != (b.mean < 0):
-        return "the strong-play answer reverses the beginner's"
-    if abs(s.mean) < abs(b.mean) and (b.mean < 0) == (s.mean < 0 or not s.significant()):
-        return "the strong-play answer differs: a smaller effect than the beginner's"
-    if abs(s.mean) < abs(b.mean):
-        return "the strong-play answer differs from the beginner's"
-    return "the strong-play answer differs: a larger effect than the beginner's"
-
-
-def _settled_words(diffs: list[Interval], points) -> str:
-    m = len(diffs)
-    better = [i for i, x in enumerate(diffs) if x.significant() and x.mean < 0]
-    worse = [i for i, x in enumerate(diffs) if x.significant() and x.mean > 0]
-    lo = min(x.mean for x in diffs)
-    hi = max(x.mean for x in diffs)
-    d = max(decimals_for(x.lo, x.hi, digits_for(x.half)) for x in diffs)
-    span = f"{format_number(lo, d, True)} to {format_number(hi, d, True)} places"
-    return (f"lowers (improves) your mean place at {len(better)} of {m} settings and raises it at {len(worse)} "
-            f"(effects {span})")
+    return f"the strong-play answer differs from the beginner's: {_gap_word(row)}"
