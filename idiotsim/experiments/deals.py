@@ -87,3 +87,7 @@ class DealDesign(ABC):
 
     def csv_columns_for(self, spec: Spec) -> tuple:
         return self.csv_columns
+
+    def size_notes(self, spec: Spec, rows: list) -> list[str]:
+        """The design's own lines under the Size heading (after the precision of the mean place difference)."""
+        return []

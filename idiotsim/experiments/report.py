@@ -114,6 +114,7 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
     lines.append(f"Precision: the 95% CI half-width of the mean place difference is {span}, so an effect of "
                  f"{format_number(2 * worst, 4)} places (one place in {max(1, round(1 / (2 * worst))):,} games) "
                  "would exclude 0 with about 97.5% probability before the Holm adjustment.")
+    lines += design.size_notes(spec, rows)
     if decided:
         small = min(decided, key=lambda i: (abs(diffs[i].mean), i))
         lines.append((f"The sign of the effect is settled (Holm p < 0.05) at {len(decided)} of {m} settings"

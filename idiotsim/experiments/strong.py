@@ -215,6 +215,23 @@ class StrongDesign(PairedDesign):
                 f"differs significantly; Holm-adjusted over the report's {_tests(rows)} tests): " + "; ".join(parts)
                 + ".")
 
+    def size_notes(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
+        """The precision of strong minus beginner, and the strong player's strength where it is measured."""
+        halves = [r.gap.half for r in rows]
+        differ = [i for i, r in enumerate(rows) if r.gap.significant()]
+        lines = [f"Strong minus beginner: the 95% CI half-width is {_span(halves)}; the strong-play answer differs "
+                 f"significantly from the beginner's at {len(differ)} of {len(rows)} settings."]
+        measured = [(p, r.strength) for p, r in zip(spec.points, rows) if r.strength is not None]
+        if measured:
+            d = max(digits_for(x.half) for _, x in measured)
+            texts = list(dict.fromkeys(format_interval(x, d) for _, x in measured))
+            each = (texts[0] + (" at every setting (the same control arms)" if len(measured) > 1 else "")
+                    if len(texts) == 1 else
+                    ", ".join(f"{short_label(setting_label(p))} {format_interval(x, d)}" for p, x in measured))
+            lines.append("The strong player's strength here (its control arm's mean place minus the beginner "
+                         f"control's, same deals and opponents): {each}.")
+        return lines
+
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
         b = spec.beginner
         who = [f"- Strong treatment: `{spec.treatment}` ({spec.treatment_label})",
@@ -274,6 +291,11 @@ class StrongDesign(PairedDesign):
 def setting_label(point: Point) -> str:
     """The point's label without its field's."""
     return point.label.removesuffix(point.field).removesuffix(", ") if point.field else point.label
+
+
+def _span(values: list[float]) -> str:
+    lo, hi = min(values), max(values)
+    return format_number(hi, 4) if lo == hi else f"{format_number(lo, 4)} to {format_number(hi, 4)} across settings"
 
 
 def _same_table(point: Point) -> bool:
