@@ -319,7 +319,9 @@ def _starred(x: Interval, d: int) -> str:
 def _gap_word(row: StrongRow) -> str:
     """How the strong effect differs from the beginner's (the difference being significant)."""
     s, b = row.place_diff, row.beginner_diff
-    if s.significant() and b.significant() and (s.mean < 0) != (b.mean < 0):
+    if s.significant() != b.significant():
+        return "gone at strong play" if b.significant() else "only at strong play"
+    if s.significant() and (s.mean < 0) != (b.mean < 0):
         return "reversed at strong play"
     return "smaller at strong play" if abs(s.mean) < abs(b.mean) else "larger at strong play"
 
