@@ -17,7 +17,7 @@ import pytest
 
 from helpers import run_cli
 from idiotsim import experiments as ex
-from idiotsim.experiments.strong import StrongDesign, gap_verdict
+from idiotsim.experiments.strong import StrongDesign, StrongRow, gap_verdict
 
 STRONG = """\
 title = "small strong test"
@@ -187,3 +187,32 @@ def test_a_large_report_is_checked_at_its_reduced_size(tmp_path, capsys, monkeyp
     code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
     listed = [line.strip() for line in out.splitlines()[1:]]
     assert code == 1 and listed == [str(specs / name) for name in ("README.md", "check/strong.csv", "strong.md")], out
+
+
+def _row(strong: tuple, beginner: tuple, gap: tuple) -> StrongRow:
+    from idiotsim.experiments.paired import PairedRow
+    from idiotsim.stats import Interval
+
+    def interval(mean_lo_hi):
+        mean, lo, hi = mean_lo_hi
+        p = 0.001 if lo > 0 or hi < 0 else 0.5
+        return Interval(mean, lo, hi, (hi - lo) / 2, p, p_holm=p)
+
+    def paired(x):
+        fields = {f.name: None for f in PairedRow.__dataclass_fields__.values()}
+        return PairedRow(**{**fields, "place_diff": interval(x)})
+    return StrongRow(paired(strong), paired(beginner), interval(gap), None)
+
+
+@pytest.mark.parametrize("strong,beginner,words", [
+    ((-0.01, -0.015, -0.005), (-0.05, -0.06, -0.04), "smaller at strong play"),
+    ((-0.08, -0.09, -0.07), (-0.05, -0.06, -0.04), "larger at strong play"),
+    ((0.03, 0.02, 0.04), (-0.05, -0.06, -0.04), "reversed at strong play"),
+    ((0.001, -0.01, 0.01), (-0.05, -0.06, -0.04), "gone at strong play"),
+    ((-0.05, -0.06, -0.04), (0.001, -0.01, 0.01), "only at strong play"),
+])
+def test_the_verdict_says_how_the_strong_answer_differs(strong, beginner, words):
+    differs = _row(strong, beginner, (0.04, 0.03, 0.05))
+    assert gap_verdict(differs) == f"the strong-play answer differs from the beginner's: {words}"
+    same = _row(strong, beginner, (0.04, -0.01, 0.09))
+    assert gap_verdict(same) == "no significant difference from the beginner's answer"
