@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.paired import INDEPENDENT_OFFSET, PairedDesign, PairedRow, PairedStatistics, analyse_paired
 from idiotsim.experiments.spec import PLAYERS_MARK, Point, Spec
 from idiotsim.experiments.text import (ci_text, digits_for, format_interval, format_number, format_points_interval,
@@ -214,6 +215,18 @@ class StrongDesign(PairedDesign):
                 f"basic-level contrast on the same deals (* = significant; a verdict where the strong-play answer "
                 f"differs significantly; Holm-adjusted over the report's {_tests(rows)} tests): " + "; ".join(parts)
                 + ".")
+
+    def main_figures(self, spec: Spec, rows: list[StrongRow]) -> CellTable:
+        """Per setting: both effects and their difference, for the terminal (NAME.md has them all)."""
+        d = max(digits_for(max(r.place_diff.half, r.gap.half)) for r in rows)
+        columns = [("setting", "left"), ("deals", "right"), ("strong effect (95% CI)", "right"),
+                   ("beginner effect (95% CI)", "right"), ("strong minus beginner (95% CI)", "right"),
+                   ("Holm p", "right")]
+        cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d),
+                  format_interval(r.beginner_diff, d), format_interval(r.gap, d), format_p(r.gap.p_holm)]
+                 for p, r in zip(spec.points, rows)]
+        return CellTable("Mean place, treatment minus control (a negative mean place is better)", columns, cells,
+                         optional=(1,))
 
     def size_notes(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
         """The precision of strong minus beginner, and the strong player's strength where it is measured."""

@@ -31,6 +31,8 @@ class Written:
     answer: str
     files: list
     games: int
+    summary: object = None  # a leaderboard's idiotsim.summary.Summary
+    table: object = None  # the main figures of a deal design (idiotsim.experiments.design.CellTable)
 
 
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
@@ -58,7 +60,7 @@ def _write(spec: Spec, out: Path, games, quick, precision, executor, reduced: bo
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
     csv = write_atomic(out / f"{spec.name}.csv", report.csv)
-    return Written(spec, report.answer, [md, csv, *report.files], report.games)
+    return Written(spec, report.answer, [md, csv, *report.files], report.games, report.summary, report.table)
 
 
 def _load_all(folder) -> list[Spec]:
