@@ -13,6 +13,7 @@
 - ``sit``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
 - ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
   plain text when piped
+- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
 
 Help text comes from each command's docstring, one line per paragraph (``app.unwrapped_help``), so it
 wraps to the terminal; option help is one string per option.
@@ -20,7 +21,7 @@ wraps to the terminal; option help is one string per option.
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import analyze, check, optimize, play, report, sit, strategy_list, tournaments
+from idiotsim.cli import analyze, check, learn, optimize, play, report, sit, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
@@ -37,6 +38,7 @@ COMMANDS = {
     "report": report.report,
     "analyze": analyze.analyze,
     "optimize": optimize.optimize,
+    "learn": learn.learn,
 }
 
 for _name, _function in COMMANDS.items():
