@@ -31,7 +31,7 @@ def ensure_venv() -> None:
     if not (BIN / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run(pip + ["-e", f"{ROOT}[test,dask]"], check=True)
+    subprocess.run(pip + ["-e", f"{ROOT}[test,dask,openspiel,pettingzoo]"], check=True)
     STAMP.write_text(wanted)
 
 

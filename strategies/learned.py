@@ -24,7 +24,7 @@ from idiotsim.toolkit import KING, Knob, Preset, Strategy, strategy_function
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 # The shipped models (the `model` knob's values), each trained by the command in its file's meta
 # (`idiotsim learn train`; reports/learned.md has the regeneration commands and strengths).
-MODELS = ("learned-4p.npz",)
+MODELS = ("learned-4p.npz", "learned-fast-4p.npz")
 
 KNOBS = (
     Knob("swap", 0, 0, 4, "0 the model's swap (every distinct face-up choice scored); 1..4 heuristic's swap modes: "
@@ -62,14 +62,33 @@ def shipped_weights(values: dict):
     return model_vector(str(MODEL_DIR / MODELS[int(values.get("model", 0))]))
 
 
+# A game with one learned seat costs about this many games of basic (benchmarks/learned.py speed, 4 players:
+# 5,400 games/s with one seat against 55,000 of basic, one thread, same process): the model scores every
+# candidate move from 217 + 31 inputs. Chunks are sized by it, and "all" lineups (the leaderboard, the demo)
+# leave the learned player out, as they leave out the search.
+GAMES_OF_BASIC_PER_GAME = 10.0
+
+
+def work(params) -> float:
+    return GAMES_OF_BASIC_PER_GAME
+
+
 @strategy_function(allocates=True)
 def decide(obs, hand, params, rng):
     return learned_decision(obs, hand, params)
 
 
 PRESETS = {
-    "learned-4p": Preset("learned from the search (K = 128) at 4 players (reports/learned.md)", model=0),
+    "learned-4p": Preset("learned from the search (K = 128, two expert iterations) at 4 players: MLP, 32 hidden "
+                         "units (reports/learned.md)", model=0),
+    "learned-fast-4p": Preset("the fast learned player: MLP, 8 hidden units, same data (reports/learned.md)", model=1),
 }
+for _n in (2, 3, 5):  # one model for every table size: the player count is one of its inputs
+    PRESETS[f"learned-{_n}p"] = Preset(f"learned-4p's model at {_n} players (trained on 4-player positions; "
+                                       "reports/learned.md)", model=0)
+    PRESETS[f"learned-fast-{_n}p"] = Preset(f"learned-fast-4p's model at {_n} players (trained on 4-player "
+                                            "positions; reports/learned.md)", model=1)
+
 
 STRATEGY = Strategy(
     name="learned",
@@ -81,6 +100,7 @@ STRATEGY = Strategy(
     presets=PRESETS,
     looks_at=("own cards", "pile", "burned cards", "every seat's face-up and known cards", "the talon"),
     weights=shipped_weights,
+    work=work,
 )
 LEARNED = STRATEGY
 

@@ -28,6 +28,7 @@ from idiotsim.toolkit import PICKUP
 IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
 PROMPT = "your move"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+CLEAR = "\x1b[2J"  # rich's clear screen, before each screen in a terminal
 CARD = re.compile("(10|[2-9JQKA])([" + "".join(SUIT_SYMBOLS) + "])")
 
 
@@ -109,7 +110,9 @@ def play_basic_moves(child, seen, stop_after=None) -> int:
             return i
         while child.expect([PROMPT, "press Enter"]) == 1:
             child.sendline("")
-        screen = ANSI.sub("", child.before)
+        assert CLEAR in child.before  # a terminal gets a fresh screen at each decision
+        screen = ANSI.sub("", child.before.split(CLEAR)[-1])  # the screen drawn for this prompt
+        assert len(screen.splitlines()) <= 24, screen
         shown = cards_on(screen)
         assert not shown & hidden, f"hidden cards on screen: {sorted(map(card_pretty, shown & hidden))}\n{screen}"
         assert set(hand) <= shown, screen  # the own hand is shown with its suits
@@ -181,6 +184,9 @@ def test_ctrl_c_leaves_a_game_file_that_replays_the_game_so_far(tmp_path, capsys
     assert len(replayed) > answered  # the bots' moves and the person's six
     pretty = trace(capsys, "--game-file", save, "--pretty")
     assert pretty[-1] == "(the game file ends here: the game was left unfinished)"
+    code, out, err = run_cli(capsys, "review", save, "--rollouts", 20, "--json")
+    assert code == 0, err
+    assert not json.loads(out)["finished"] and json.loads(out)["decisions"] >= 1
 
 
 def test_rounds_seven_low_and_lowest_starts(tmp_path, capsys):
@@ -215,14 +221,18 @@ def test_bad_table_flags_are_one_error_line(capsys, args, message):
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
 
 
-def test_a_piped_game_is_plain_text_and_offers_the_review(tmp_path, capsys, monkeypatch):
+def test_a_piped_game_is_plain_text_with_a_hint_and_offers_the_review(tmp_path, capsys, monkeypatch):
     import io
     save = tmp_path / "g.json"
     rules, seen = basic_game(["players=2"], seed=8)
-    answers = [typed(move, decision) for move, decision, _, _ in seen] + ["y"]
+    answers = ["hint"] + [typed(move, decision) for move, decision, _, _ in seen] + ["y"]
+    first_blind = 1 + next(i for i, (_, d, _, _) in enumerate(seen) if d.obs[ob.DECISION] == ob.BLIND)
+    answers.insert(first_blind, "hint")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))
     code, out, err = run_cli(capsys, "play", "--players", 2, "--bots", "basic", "--seed", 8, "--save", save)
     assert code == 0, err
     assert "\x1b" not in out  # no colour, no cursor movement in a pipe
+    assert "hint: each move played on the same 2,000 sampled states" in out  # the swap's choices, judged
+    assert "hint: a blind card is flipped unseen (R15)" in out
     assert "game over" in out and "review of seat 0 (you)" in out and "total cost" in out
     assert trace(capsys, "--game-file", save) == trace(capsys, "--players", 2, "--strategies", "basic", "--seed", 8)

@@ -113,6 +113,20 @@ def test_summary_tables_fit_80_columns_and_carry_the_figures():
     for r in summary.seats.iter_rows(named=True):
         assert fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True) in text
     assert "Markdown" not in text and "|---" not in text
+    assert "mean length 104.20 (103.90 to 104.50) actions" in " ".join(text.split())
+
+
+def test_prose_wraps_between_words_never_inside_an_interval():
+    sentence = ("The `spend-twos` strategy ranks first with mean place 2.334 (2.301 to 2.367) and win rate "
+                "29.14% (28.50% to 29.80%) against `tuned-3p`, difference 0.013 (-0.004 to 0.030).")
+    for width in range(30, 81):
+        buffer = io.StringIO()
+        render.paragraph(render.console(file=buffer, width=width), sentence)
+        text = buffer.getvalue()
+        assert_fits(text, width)
+        assert " ".join(text.split()) == sentence.replace("`", "")
+        for interval in ("(2.301 to 2.367)", "(28.50% to 29.80%)", "(-0.004 to 0.030)"):
+            assert interval in text, (width, text)
 
 
 def test_a_wide_terminal_gets_one_line_cells_and_the_head_to_head_matrix():

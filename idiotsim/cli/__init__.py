@@ -10,10 +10,10 @@
 - ``check``: check-strategy SPEC
 - ``analyze``: analyze (every move of a position, judged by search)
 - ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
+- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
 - ``sit``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
 - ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
   plain text when piped
-- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
 
 Help text comes from each command's docstring, one line per paragraph (``app.unwrapped_help``), so it
 wraps to the terminal; option help is one string per option.

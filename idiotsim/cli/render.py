@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,11 +135,25 @@ def titled(out: Console, title: str, table: Table) -> None:
     out.print(table)
 
 
+INTERVAL = re.compile(r"\([^()\s]+ to [^()\s]+\)")  # `(2.48 to 2.52)`, kept on one line
+
+
 def paragraph(out: Console, text: str) -> None:
-    """A sentence of a report: `code` spans bold on a terminal, the backticks dropped in plain text."""
-    line = Text()
-    for i, part in enumerate(re.split(r"`([^`]*)`", text)):
-        line.append(part, style="bold" if i % 2 and not plain_wanted(out) else "")
+    """A sentence of a report, wrapped to the console between words but never inside an interval: `code`
+    spans bold on a terminal, the backticks dropped in plain text."""
+    parts = re.split(r"`([^`]*)`", text)
+    plain = "".join(parts)
+    kept = INTERVAL.sub(lambda m: m.group().replace(" ", "\0"), plain)
+    wrapped = "\n".join(textwrap.wrap(kept, out.width, break_long_words=False, break_on_hyphens=False))
+    if len(wrapped) != len(plain):  # whitespace that wrapping does not keep in place: let rich wrap it
+        wrapped = plain
+    line = Text(wrapped.replace("\0", " "))
+    if not plain_wanted(out):
+        start = 0
+        for i, part in enumerate(parts):
+            if i % 2:
+                line.stylize("bold", start, start + len(part))
+            start += len(part)
     out.print(line)
 
 

@@ -42,8 +42,10 @@ def play(
 ) -> None:
     """Play Idiot against the bots: you in one seat, the bots in the others.
 
-    Every game is saved as a game file (the deck, the seats and every decision), which `trace --game-file`, `analyze --game-file` and `review` replay exactly. Ctrl-C and quit save what has been played.
-    """  # one line per paragraph: typer keeps a docstring's line breaks in --help
+    Every game is saved as a game file (the deck, the seats and every decision), which
+    `trace --game-file`, `analyze --game-file` and `review` replay exactly. Ctrl-C and quit save
+    what has been played.
+    """
     from idiotsim.cli.play import seed_decks
     from idiotsim.cli.trace_output import suit_symbols_ok
     from idiotsim.strategy_api import load_strategy
@@ -117,7 +119,9 @@ def review(
     top: Annotated[Optional[int], typer.Option("--top", metavar="N", help="Show only the N costliest decisions.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,
 ) -> None:
-    """Judge every decision one seat took in a game: the move made, the search's best move, and the cost in places with its 95% CI (every move played on the same sampled states), costliest first, with the total.
+    """Judge every decision one seat took in a game: the move made, the search's best move, and the
+    cost in places with its 95% CI (every move played on the same sampled states), costliest first,
+    with the total.
 
     The game is a game file, or a game of bots: --seed S [--game I] --strategies A,B,...
     """

@@ -37,6 +37,7 @@ from idiotsim.toolkit import (BASIC_PREFERENCE, CHANCE, PICKUP, can_play, faceup
 
 K_SWAP, K_BURN_MIN, K_SAVE_TENS, K_MAX_COPIES, K_PICKUP_MAX, K_PICKUP_MIN_RANK, K_COUNTING, K_MODEL = range(8)
 MODEL_AT = K_MODEL + 1  # the model vector follows the knobs
+NO_MOVE = PICKUP - 100  # no candidate scored yet
 LONG_ROUND = 150  # actions; a round of basic self-play at 4 players has about 90
 
 
@@ -49,16 +50,11 @@ def allowed(obs, hand, rank, count, save_tens, max_copies):
 
 
 @kernel
-def _scored(obs, hand, params, buf, move, basic, counting, best, best_score):
+def _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score):
     """(best, best_score) after scoring `move` (strictly better scores win: earlier moves keep ties)."""
-    s = buf[:STATE_FEATURES]
-    m = buf[STATE_FEATURES:STATE_FEATURES + MOVE_FEATURES]
-    width = (buf.shape[0] - STATE_FEATURES - MOVE_FEATURES) // 2
-    pre = buf[STATE_FEATURES + MOVE_FEATURES:STATE_FEATURES + MOVE_FEATURES + width]
-    h = buf[STATE_FEATURES + MOVE_FEATURES + width:]
     move_features(obs, hand, s, move, basic, counting, m)
     score = move_score(params, MODEL_AT, pre, m, h)
-    if best == PICKUP - 100 or score > best_score:
+    if best == NO_MOVE or score > best_score:
         return move, score
     return best, best_score
 
@@ -80,7 +76,7 @@ def choose_turn(obs, hand, params):
                                                              max_copies)):
         return basic
     # First pass: the candidates left by the knobs; one candidate needs no model.
-    first = PICKUP - 100
+    first = NO_MOVE
     count = 0
     for r in range(NR):
         if (must >= 0 and r != must) or not legal_now(obs, r):
@@ -99,15 +95,17 @@ def choose_turn(obs, hand, params):
     if count <= 1:
         return first if count == 1 else basic
     width = max(int(params[MODEL_AT + H_HIDDEN]), MOVE_FEATURES)
-    buf = np.empty(STATE_FEATURES + MOVE_FEATURES + 2 * width)
+    s = np.empty(STATE_FEATURES)
+    m = np.empty(MOVE_FEATURES)
+    pre = np.empty(width)
+    h = np.empty(width)
     counting = int(params[K_COUNTING])
-    s = buf[:STATE_FEATURES]
     state_features(obs, hand, counting, s)
-    state_part(params, MODEL_AT, s, buf[STATE_FEATURES + MOVE_FEATURES:STATE_FEATURES + MOVE_FEATURES + width])
-    best, best_score = PICKUP - 100, 0.0
+    state_part(params, MODEL_AT, s, pre)
+    best, best_score = NO_MOVE, 0.0
     basic_ok = basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens, max_copies)
     if basic_ok:
-        best, best_score = _scored(obs, hand, params, buf, basic, basic, counting, best, best_score)
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, basic, basic, counting, best, best_score)
     for r in range(NR):
         if (must >= 0 and r != must) or not legal_now(obs, r):
             continue
@@ -117,11 +115,11 @@ def choose_turn(obs, hand, params):
             for extra in range(faceup_addable(obs, hand, r, c) + 1):
                 move = play(r, c, extra)
                 if move != basic or not basic_ok:
-                    best, best_score = _scored(obs, hand, params, buf, move, basic, counting, best, best_score)
+                    best, best_score = _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score)
     if obs[CAN_PICKUP] != 0 and basic != PICKUP:
-        best, best_score = _scored(obs, hand, params, buf, PICKUP, basic, counting, best, best_score)
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, PICKUP, basic, counting, best, best_score)
     if obs[CAN_CHANCE] != 0:
-        best, best_score = _scored(obs, hand, params, buf, CHANCE, basic, counting, best, best_score)
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, CHANCE, basic, counting, best, best_score)
     return best
 
 

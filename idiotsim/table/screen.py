@@ -19,7 +19,7 @@ from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
 from idiotsim.cli.trace_output import PLACE_WORDS
 
-LOG_LINES = 6  # moves shown since the seat's last decision
+LOG_LINES = 5  # moves shown since the seat's last decision: a 5-seat screen fits 24 lines
 RED_SUITS = (1, 2)  # diamonds, hearts
 DECISION_WORDS = {ob.SWAP: "choose the 3 cards to lie face-up (R6)", ob.TURN: "your turn",
                   ob.BLIND: "your turn: flip a blind card (R15)"}
@@ -165,7 +165,8 @@ def pile_line(view: SeatView, style: CardStyle, shown: int = 9) -> Text:
         text = Text(f"pile {len(view.pile)}, top first: ").append(style.cards(top_first[:shown], sort=False))
         if len(top_first) > shown:
             text.append(" ...")
-        text.append(f"  run {RANK_NAMES[int(obs[ob.PILE_TOP])]} x{obs[ob.PILE_RUN]}", style="dim")  # R16.2
+        if obs[ob.PILE_RUN] > 1:  # R16.2: four of a rank on top burn
+            text.append(f"  run {RANK_NAMES[int(obs[ob.PILE_TOP])]} x{obs[ob.PILE_RUN]}", style="dim")
         if obs[ob.LOW_RANK] >= 0 and card_rank(view.pile[-1]) == obs[ob.LOW_RANK]:
             text.append(f"  ({RANK_NAMES[int(obs[ob.LOW_RANK])]} is low: play it or lower)", style="bold")
     return text
@@ -181,17 +182,26 @@ def talon_line(view: SeatView) -> Text:
 
 
 def move_grid(moves, width: int) -> Table:
-    """The legal moves, numbered from 1, in as many columns as fit."""
+    """The legal moves, numbered from 1 down the columns, in as many columns as fit the width."""
     labels = [f"{i}) {m.label}" for i, m in enumerate(moves, 1)]
-    column = max(len(label) for label in labels) + 2
-    columns = max(1, min(len(labels), (width - 2) // column))
-    grid = Table.grid(padding=(0, 2))
+    columns = max([c for c in range(1, len(labels) + 1) if _grid_width(labels, c) <= width] or [1])
+    rows = -(-len(labels) // columns)
+    grid = Table.grid(padding=(0, GRID_GAP))
     for _ in range(columns):
         grid.add_column(no_wrap=True)
-    rows = -(-len(labels) // columns)
-    for r in range(rows):  # numbered down the columns
+    for r in range(rows):
         grid.add_row(*[labels[c * rows + r] if c * rows + r < len(labels) else "" for c in range(columns)])
     return grid
+
+
+GRID_GAP = 2
+
+
+def _grid_width(labels: list[str], columns: int) -> int:
+    """The width of the labels laid out down `columns` columns, each as wide as its widest label."""
+    rows = -(-len(labels) // columns)
+    widths = [max(len(label) for label in labels[c * rows: (c + 1) * rows]) for c in range(-(-len(labels) // rows))]
+    return sum(widths) + GRID_GAP * (len(widths) - 1)
 
 
 def screen(view: SeatView, log: PublicLog, moves, style: CardStyle, width: int) -> Group:

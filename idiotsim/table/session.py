@@ -174,6 +174,9 @@ class Session:
         """The search's judgement of every listed move (``idiotsim analyze``, compact)."""
         from idiotsim import analyze as an
         from idiotsim.position_file import Position
+        if obs[ob.DECISION] == ob.BLIND:
+            self.console.print("hint: a blind card is flipped unseen (R15): every choice is alike")
+            return
         position = Position(self.rules, obs.copy(), hand.copy())
         result = an.analysis(position, HINT_ROLLOUTS, None, seed=0)
         label = {m.code: f"{i}) {m.label}" for i, m in enumerate(moves, 1)}
