@@ -37,10 +37,11 @@ from idiotsim.toolkit import Knob, Strategy, compiled
 
 FINAL_POLICIES = (ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
                   ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT)
-# A game's cost in games of basic on the numba engine (idiotsim.work), measured at 4 players: the
-# reference engine's game, and each ISMCTS simulation at each of the seat's decisions.
-REFERENCE_GAME_COST = 1_000
-SIMULATION_COST = 500
+# A game's cost in games of basic on the numba engine (idiotsim.work), measured at 4 players: a game on
+# the reference engine (36 ms against 44 us, one process), and one ISMCTS simulation at each of the
+# seat's ~40 decisions (1.3 ms a simulation, benchmarks/search_vs_ismcts.py calibrate).
+REFERENCE_GAME_COST = 800
+SIMULATION_COST = 1_200
 
 
 # ---- an idiotsim strategy as an OpenSpiel bot ------------------------------------------------------
@@ -92,15 +93,15 @@ class RolloutEvaluator(Evaluator):
         return [(a, 1.0 / len(actions)) for a in actions]
 
 
-def _ismcts_bot(game, params, rng):
+def _ismcts_bot(game, seat, params, rng):
     simulations, uct_c, final = int(params[0]), float(params[1]), int(params[2])
     seed = next_u64(rng) % 2 ** 32
     return ismcts.ISMCTSBot(game, RolloutEvaluator(rng), uct_c, simulations,
                             random_state=np.random.RandomState(seed), final_policy_type=FINAL_POLICIES[final])
 
 
-def _random_bot(game, params, rng):
-    return pyspiel.make_uniform_random_bot(0, next_u64(rng) % 2 ** 31)
+def _random_bot(game, seat, params, rng):
+    return pyspiel.make_uniform_random_bot(seat, next_u64(rng) % 2 ** 31)
 
 
 ISMCTS_KNOBS = (
@@ -131,14 +132,14 @@ def openspiel_family(name: str) -> Strategy:
 
 
 def bot_decision(make_bot, obs, hand, params, rng) -> int:
-    """The decision code of the bot `make_bot(game, params, rng)` at the seat's observation and hand."""
+    """The decision code of the bot `make_bot(game, seat, params, rng)` at the seat's observation and hand."""
     rules = rules_of_observation(obs)
     game = idiot_game(rules)
     seat = int(obs[ob.SEAT])
     state = IdiotState(game)
     state.table = sampled_table(skeleton_table(rules, obs, hand), seat, rng, obs, hand)
     state.resample_rng = np.array([next_u64(rng)], dtype=np.uint64)
-    action = make_bot(game, params, rng).step(state)
+    action = make_bot(game, seat, params, rng).step(state)
     return act.to_move(int(action))
 
 

@@ -144,11 +144,10 @@ class IdiotState(pyspiel.State):
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
         """A state `player_id` cannot tell from this one: its observation and hand, the unseen cards
-        dealt by the project's determinizer from this state's resampling stream (which advances; a
-        `probability_sampler`'s draw is mixed in when given)."""
+        dealt by the project's determinizer from this state's resampling stream, which advances at
+        each call. `probability_sampler` is not drawn from (OpenSpiel's ISMCTS makes a new one, seeded
+        anew, for every call): a search's worlds come from the seat's stream and replay exactly."""
         key = next_u64(self.resample_rng)
-        if probability_sampler is not None:
-            key ^= int(probability_sampler() * 2 ** 53)
         state = IdiotState(self.get_game())
         state.table = sampled_table(self.table, player_id, np.array([key], dtype=np.uint64))
         state.resample_rng = np.array([next_u64(np.array([key], dtype=np.uint64))], dtype=np.uint64)
