@@ -27,9 +27,9 @@ from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS
 from idiotsim.errors import UserError
 from idiotsim.interop import actions as act
-from idiotsim.interop.openspiel import GAME_NAME, IdiotState, utility
-from idiotsim.interop.table import PLAYING, SWAPPING, Table
-from idiotsim.interop.worlds import _Codes, rollout_places, sampled_table
+from idiotsim.interop.openspiel import GAME_NAME, IdiotState
+from idiotsim.interop.table import PLAYING, SWAPPING, Table, place_utility
+from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
 from idiotsim.rng import SEAT_STREAM, new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, Rules
 from idiotsim.strategy_api import OPENSPIEL_PREFIX
@@ -86,7 +86,7 @@ class RolloutEvaluator(Evaluator):
         if state.is_terminal():
             return np.array(state.returns())
         n = state.table.n
-        return np.array([utility(p, n) for p in rollout_places(state.table, self.rng)])
+        return np.array([place_utility(p, n) for p in rollout_places(state.table, self.rng)])
 
     def prior(self, state):
         actions = state.legal_actions()
@@ -178,7 +178,7 @@ def skeleton_table(rules: Rules, obs, hand) -> Table:
     rnd = table.round
     rnd.scores = list(table.totals)
     if obs[ob.DECISION] == ob.SWAP:
-        codes = _Codes(rules.decks)
+        codes = CardCodes(rules.decks)
         rnd.players[seat].hand = codes.many(hand)
         rnd.players[seat].faceup = codes.many(obs[ob.FACEUP + seat * NUM_RANKS: ob.FACEUP + (seat + 1) * NUM_RANKS])
         table.swaps = [0] * seat  # stand-ins: the earlier seats' swaps are sampled as basic's
