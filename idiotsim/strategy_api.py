@@ -126,14 +126,18 @@ def _registered(name: str) -> Strategy:
 
 
 def load_strategy(spec: str) -> SeatStrategy:
-    """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]`` or a preset
-    file ``path/to/best.toml``."""
+    """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]``, a preset
+    file ``path/to/best.toml`` or a learned model file ``path/to/model.npz[:knob=v,...]``."""
     spec = spec.strip()
     if spec.endswith(".toml"):
         return load_preset_file(spec)
     if spec.startswith(OPENSPIEL_PREFIX):
         return _load_openspiel(spec)
-    if ".py:" in spec:
+    if ".npz" in spec:  # a learned model file (strategies/learned.py), knobs after a colon
+        from idiotsim.strategies.learned import model_file_strategy
+        path, _, knob_text = spec.partition(".npz")
+        strategy, name, knob_text = model_file_strategy(path + ".npz"), "learned", knob_text.removeprefix(":")
+    elif ".py:" in spec:
         path, _, rest = spec.partition(".py:")
         name, _, knob_text = rest.partition(":")
         strategy = _load_from_file(path + ".py", name)
