@@ -12,7 +12,7 @@ import pytest
 
 from helpers import cli_ok, cli_user_error
 from idiotsim.interop.bots import StrategyBot, bot_decision, _ismcts_bot, idiot_game
-from idiotsim.interop.table import Table
+from idiotsim.interop.stepped import Table
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated, trace_game

@@ -28,7 +28,7 @@ from idiotsim.cards import NUM_RANKS
 from idiotsim.errors import UserError
 from idiotsim.interop import actions as act
 from idiotsim.interop.openspiel import GAME_NAME, IdiotState
-from idiotsim.interop.table import PLAYING, SWAPPING, Table, place_utility
+from idiotsim.interop.stepped import PLAYING, SWAPPING, Table, place_utility
 from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
 from idiotsim.rng import SEAT_STREAM, new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, Rules

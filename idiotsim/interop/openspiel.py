@@ -28,7 +28,7 @@ import pyspiel
 from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS, RANK_NAMES
 from idiotsim.interop import actions as act
-from idiotsim.interop.table import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
+from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
 from idiotsim.interop.worlds import sampled_table
 from idiotsim.rng import new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, MAX_PLAYERS, Rules

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from idiotsim.interop import actions as act
-from idiotsim.interop.table import DEALING, OVER, VECTOR_SIZE, Table, place_utility
+from idiotsim.interop.stepped import DEALING, OVER, VECTOR_SIZE, Table, place_utility
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 

@@ -14,7 +14,7 @@ import numpy as np
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS
-from idiotsim.interop.table import PLAYING, SWAPPING, Table
+from idiotsim.interop.stepped import PLAYING, SWAPPING, Table
 from idiotsim.reference import Round
 from idiotsim.search import sample_deal, sample_state
 from idiotsim.strategies.basic import decide as basic_decide
