@@ -228,7 +228,7 @@ Paired directly on the same deals and seats (negative: the search finishes ahead
 ```
 
 Made by `benchmarks/search_vs_ismcts.py` (calibrate, run, report); it is not among the reports
-`idiotsim report --all` regenerates, being hours of Python-speed play.
+`idiotsim report --all` regenerates, being an hour of Python-speed play (one thread).
 """
 
 
