@@ -227,7 +227,10 @@ Paired directly on the same deals and seats (negative: the search finishes ahead
 {calibration}
 ```
 
-Made by `benchmarks/search_vs_ismcts.py` (calibrate, run, report); it is not among the reports
+Made by `benchmarks/search_vs_ismcts.py`: `calibrate --deals 4 --probe 20 --save
+reports/search_vs_ismcts/calibration.json`, `run --simulations 2,21 --deals 500`, `run --simulations
+200 --deals 20` (another folder, given to `report --extra`), then `report` with the answer and the
+notes as arguments (NUMBA_NUM_THREADS=1, nice). It is not among the reports
 `idiotsim report --all` regenerates, being an hour of Python-speed play (one thread).
 """
 

@@ -72,7 +72,7 @@ def test_the_ismcts_seat_is_reproducible_and_chooses_a_legal_move():
     assert all(m in table.legal_moves() for m in moves)
 
 
-@pytest.mark.long(12)
+@pytest.mark.long(20)
 def test_ismcts_seated_in_a_tournament_from_the_command_line(capsys, tmp_path):
     args = ["tournament", "--strategies", "openspiel:ismcts:simulations=3,uct_c=1.5", "--field", "basic",
             "--players", "2", "--games", "2", "--seed", "3"]
