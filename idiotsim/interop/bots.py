@@ -33,7 +33,7 @@ from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
 from idiotsim.rng import SEAT_STREAM, new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, Rules
 from idiotsim.strategy_api import OPENSPIEL_PREFIX
-from idiotsim.toolkit import Knob, Strategy, compiled
+from idiotsim.toolkit import Knob, Strategy, compiled, knob_ids
 
 FINAL_POLICIES = (ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
                   ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT)
@@ -94,7 +94,7 @@ class RolloutEvaluator(Evaluator):
 
 
 def _ismcts_bot(game, seat, params, rng):
-    simulations, uct_c, final = int(params[0]), float(params[1]), int(params[2])
+    simulations, uct_c, final = int(params[K.simulations]), float(params[K.uct_c]), int(params[K.final])
     seed = next_u64(rng) % 2 ** 32
     return ismcts.ISMCTSBot(game, RolloutEvaluator(rng), uct_c, simulations,
                             random_state=np.random.RandomState(seed), final_policy_type=FINAL_POLICIES[final])
@@ -109,9 +109,10 @@ ISMCTS_KNOBS = (
     Knob("uct_c", 2.0, 0.0, 100.0, "UCT exploration constant (returns lie in -1..1)", integer=False),
     Knob("final", 0, 0, 2, "the move played: 0 most visited, 1 best mean, 2 drawn by visits", integer=True),
 )
+K = knob_ids(ISMCTS_KNOBS)
 FAMILIES = {
     "ismcts": (_ismcts_bot, ISMCTS_KNOBS, "OpenSpiel's information-set MCTS (Python), basic rollouts",
-               lambda p: REFERENCE_GAME_COST + SIMULATION_COST * p[0]),
+               lambda p: REFERENCE_GAME_COST + SIMULATION_COST * p[K.simulations]),
     "random": (_random_bot, (), "OpenSpiel's uniform random bot", lambda p: REFERENCE_GAME_COST),
 }
 
