@@ -157,12 +157,23 @@ def report(args) -> None:
     for name in names[2:]:
         mean, half, _ = paired(places[SEARCH], places[name])
         versus.append(f"| search - {name} | {mean:+.3f} +/- {half:.3f} |")
+    for folder in args.extra:  # a further ISMCTS budget on fewer deals (its own basic and search rows)
+        more = json.loads((folder / "config.json").read_text())
+        extra = {name: load_places(folder / name) for name in subjects_of(more["simulations"])}
+        n = min(len(p) for p in extra.values())
+        extra = {name: p[:n] for name, p in extra.items()}
+        for name in list(extra)[2:]:
+            mean, half, _ = paired(extra[name], extra["basic"])
+            rows.append(f"| {name} ({n} deals) | {extra[name].mean():.3f} | {mean:+.3f} +/- {half:.3f} | "
+                        f"{float((extra[name] == 1).mean()):.3f} |")
+            mean, half, _ = paired(extra[SEARCH], extra[name])
+            versus.append(f"| search - {name} (the same {n} deals) | {mean:+.3f} +/- {half:.3f} |")
     page = PAGE.format(deals=deals, players=config["players"], seed=config["seed"], rows="\n".join(rows),
                        versus="\n".join(versus), uct=UCT_C, sims=", ".join(map(str, config["simulations"])),
                        calibration=json.dumps(calibration, indent=2), load=args.load,
                        search_ms=1000 * calibration["search_seconds_per_decision"],
                        sim_ms=1000 * calibration["ismcts_seconds_per_simulation"],
-                       equal=calibration["equal_time_simulations"], answer=args.answer)
+                       equal=calibration["equal_time_simulations"], answer=args.answer, notes=args.notes)
     Path(args.page).write_text(page)
     print(page)
 
@@ -181,7 +192,7 @@ information-set MCTS at the same time per decision, and against ISMCTS given 10 
 seat of each deal in turn with `basic` in the other seats; its place is paired with `basic`'s place
 in the same seat of the same deal (basic in every seat), and the difference averaged over the
 seats of a deal; the 95% CIs are t intervals over deals. The subjects' random streams are the
-seats' streams of each game, the same for every subject.
+seats' streams of each game, the same for every subject. {notes}
 
 | subject | mean place | place - basic's in the same seat | win rate |
 |---|---|---|---|
@@ -216,8 +227,11 @@ Paired directly on the same deals and seats (negative: the search finishes ahead
 {calibration}
 ```
 
-Made by `benchmarks/search_vs_ismcts.py` (calibrate, run, report); it is not among the reports
-`idiotsim report --all` regenerates, being hours of Python-speed play.
+Made by `benchmarks/search_vs_ismcts.py`: `calibrate --deals 4 --probe 20 --save
+reports/search_vs_ismcts/calibration.json`, `run --simulations 2,21 --deals 500`, `run --simulations
+200 --deals 20` (another folder, given to `report --extra`), then `report` with the answer and the
+notes as arguments (NUMBA_NUM_THREADS=1, nice). It is not among the reports
+`idiotsim report --all` regenerates, being an hour of Python-speed play (one thread).
 """
 
 
@@ -241,6 +255,8 @@ def main() -> None:
     rep.add_argument("--calibration", required=True)
     rep.add_argument("--load", default="?")
     rep.add_argument("--answer", default="(see the tables)")
+    rep.add_argument("--extra", type=Path, nargs="*", default=[], help="run folders of further budgets")
+    rep.add_argument("--notes", default="", help="a paragraph under the design")
     args = parser.parse_args()
     {"calibrate": calibrate, "run": run, "report": report}[args.command](args)
 

@@ -37,6 +37,10 @@ def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
 
 def strategy_inputs(strategies) -> tuple:
     """The strategy tuple (padded to MAX_STRATEGIES) and the knob matrix, one row per strategy."""
+    python = [s.label for s in strategies if plays_in_python(s)]
+    if python:
+        raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
+                        "drop --engine numba")
     if len(strategies) > en.MAX_STRATEGIES:
         raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import cli_ok, cli_user_error
 from idiotsim.interop.bots import StrategyBot, bot_decision, _ismcts_bot, idiot_game
-from idiotsim.interop.table import Table
+from idiotsim.interop.stepped import Table
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated, trace_game
@@ -72,7 +72,7 @@ def test_the_ismcts_seat_is_reproducible_and_chooses_a_legal_move():
     assert all(m in table.legal_moves() for m in moves)
 
 
-@pytest.mark.long(12)
+@pytest.mark.long(20)
 def test_ismcts_seated_in_a_tournament_from_the_command_line(capsys, tmp_path):
     args = ["tournament", "--strategies", "openspiel:ismcts:simulations=3,uct_c=1.5", "--field", "basic",
             "--players", "2", "--games", "2", "--seed", "3"]
@@ -84,7 +84,7 @@ def test_ismcts_seated_in_a_tournament_from_the_command_line(capsys, tmp_path):
 
 
 def test_an_openspiel_random_bot_seat_plays_and_an_openspiel_bot_as_a_bot_of_the_game():
-    rules = Rules(players=2)
+    rules = Rules(players=2, action_limit=150)  # random play picks up a lot (R20 ends it)
     out = play_seated(rules, [load_strategy("basic"), load_strategy("openspiel:random")], 1, np.arange(4),
                       np.arange(4), np.array([[0, 1], [1, 0]] * 2, np.int8))
     assert sorted(out["places"].ravel().tolist()) == [1, 1, 1, 1, 2, 2, 2, 2]
@@ -108,6 +108,12 @@ def test_a_bad_openspiel_spec_is_one_error_line(capsys, tmp_path, spec, message)
                           "--out", tmp_path / "t")
     assert message in line
     assert not (tmp_path / "t").exists()
+
+
+def test_an_openspiel_seat_traces_on_the_reference_engine_only(capsys):
+    args = ["trace", "--players", "2", "--strategies", "openspiel:random,basic", "--seed", "2"]
+    assert '"action": "end"' in cli_ok(capsys, *args)
+    assert "on the reference engine only" in cli_user_error(capsys, *args, "--engine", "numba")
 
 
 def test_an_openspiel_seat_without_openspiel_installed_names_the_extra():

@@ -2,7 +2,6 @@
 count, trace equality with the project's engines on a project deck, the action space, resampling."""
 from __future__ import annotations
 
-import numpy as np
 import pyspiel
 import pytest
 

@@ -21,7 +21,7 @@ def test_the_main_path_imports_no_optional_interop_dependency():
     import sys
     code = ("import sys; from idiotsim.tournament import run_tournament, TournamentConfig; "
             "import idiotsim.cli, idiotsim.runner, idiotsim.summary, idiotsim.simulate, idiotsim.experiments.report; "
-            "from idiotsim.strategy_api import load_strategy; load_strategy('search'); "
+            "from idiotsim.strategy_api import load_strategy; load_strategy('basic'); "
             "print(sorted(m for m in ('pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'idiotsim.interop') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -27,20 +27,21 @@ from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS
 from idiotsim.errors import UserError
 from idiotsim.interop import actions as act
-from idiotsim.interop.openspiel import GAME_NAME, IdiotState, utility
-from idiotsim.interop.table import PLAYING, SWAPPING, Table
-from idiotsim.interop.worlds import _Codes, rollout_places, sampled_table
+from idiotsim.interop.openspiel import GAME_NAME, IdiotState
+from idiotsim.interop.stepped import PLAYING, SWAPPING, Table, place_utility
+from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
 from idiotsim.rng import SEAT_STREAM, new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, Rules
 from idiotsim.strategy_api import OPENSPIEL_PREFIX
-from idiotsim.toolkit import Knob, Strategy, compiled
+from idiotsim.toolkit import Knob, Strategy, compiled, knob_ids
 
 FINAL_POLICIES = (ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
                   ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT)
-# A game's cost in games of basic on the numba engine (idiotsim.work), measured at 4 players: the
-# reference engine's game, and each ISMCTS simulation at each of the seat's decisions.
-REFERENCE_GAME_COST = 1_000
-SIMULATION_COST = 500
+# A game's cost in games of basic on the numba engine (idiotsim.work), measured at 4 players: a game on
+# the reference engine (36 ms against 44 us, one process), and one ISMCTS simulation at each of the
+# seat's ~40 decisions (1.3 ms a simulation, benchmarks/search_vs_ismcts.py calibrate).
+REFERENCE_GAME_COST = 800
+SIMULATION_COST = 1_200
 
 
 # ---- an idiotsim strategy as an OpenSpiel bot ------------------------------------------------------
@@ -85,22 +86,22 @@ class RolloutEvaluator(Evaluator):
         if state.is_terminal():
             return np.array(state.returns())
         n = state.table.n
-        return np.array([utility(p, n) for p in rollout_places(state.table, self.rng)])
+        return np.array([place_utility(p, n) for p in rollout_places(state.table, self.rng)])
 
     def prior(self, state):
         actions = state.legal_actions()
         return [(a, 1.0 / len(actions)) for a in actions]
 
 
-def _ismcts_bot(game, params, rng):
-    simulations, uct_c, final = int(params[0]), float(params[1]), int(params[2])
+def _ismcts_bot(game, seat, params, rng):
+    simulations, uct_c, final = int(params[K.simulations]), float(params[K.uct_c]), int(params[K.final])
     seed = next_u64(rng) % 2 ** 32
     return ismcts.ISMCTSBot(game, RolloutEvaluator(rng), uct_c, simulations,
                             random_state=np.random.RandomState(seed), final_policy_type=FINAL_POLICIES[final])
 
 
-def _random_bot(game, params, rng):
-    return pyspiel.make_uniform_random_bot(0, next_u64(rng) % 2 ** 31)
+def _random_bot(game, seat, params, rng):
+    return pyspiel.make_uniform_random_bot(seat, next_u64(rng) % 2 ** 31)
 
 
 ISMCTS_KNOBS = (
@@ -108,9 +109,10 @@ ISMCTS_KNOBS = (
     Knob("uct_c", 2.0, 0.0, 100.0, "UCT exploration constant (returns lie in -1..1)", integer=False),
     Knob("final", 0, 0, 2, "the move played: 0 most visited, 1 best mean, 2 drawn by visits", integer=True),
 )
+K = knob_ids(ISMCTS_KNOBS)
 FAMILIES = {
     "ismcts": (_ismcts_bot, ISMCTS_KNOBS, "OpenSpiel's information-set MCTS (Python), basic rollouts",
-               lambda p: REFERENCE_GAME_COST + SIMULATION_COST * p[0]),
+               lambda p: REFERENCE_GAME_COST + SIMULATION_COST * p[K.simulations]),
     "random": (_random_bot, (), "OpenSpiel's uniform random bot", lambda p: REFERENCE_GAME_COST),
 }
 
@@ -131,14 +133,14 @@ def openspiel_family(name: str) -> Strategy:
 
 
 def bot_decision(make_bot, obs, hand, params, rng) -> int:
-    """The decision code of the bot `make_bot(game, params, rng)` at the seat's observation and hand."""
+    """The decision code of the bot `make_bot(game, seat, params, rng)` at the seat's observation and hand."""
     rules = rules_of_observation(obs)
     game = idiot_game(rules)
     seat = int(obs[ob.SEAT])
     state = IdiotState(game)
     state.table = sampled_table(skeleton_table(rules, obs, hand), seat, rng, obs, hand)
     state.resample_rng = np.array([next_u64(rng)], dtype=np.uint64)
-    action = make_bot(game, params, rng).step(state)
+    action = make_bot(game, seat, params, rng).step(state)
     return act.to_move(int(action))
 
 
@@ -177,7 +179,7 @@ def skeleton_table(rules: Rules, obs, hand) -> Table:
     rnd = table.round
     rnd.scores = list(table.totals)
     if obs[ob.DECISION] == ob.SWAP:
-        codes = _Codes(rules.decks)
+        codes = CardCodes(rules.decks)
         rnd.players[seat].hand = codes.many(hand)
         rnd.players[seat].faceup = codes.many(obs[ob.FACEUP + seat * NUM_RANKS: ob.FACEUP + (seat + 1) * NUM_RANKS])
         table.swaps = [0] * seat  # stand-ins: the earlier seats' swaps are sampled as basic's

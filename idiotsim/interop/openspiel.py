@@ -28,7 +28,7 @@ import pyspiel
 from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS, RANK_NAMES
 from idiotsim.interop import actions as act
-from idiotsim.interop.table import CARD_CODES, DEALING, OVER, SWAPPING, Table
+from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
 from idiotsim.interop.worlds import sampled_table
 from idiotsim.rng import new_state, next_u64
 from idiotsim.rules import FIELD_NAMES, MAX_PLAYERS, Rules
@@ -38,7 +38,6 @@ RESAMPLE_STREAM = 1 << 20  # the default stream of a state's resampling (idiotsi
 _DEFAULTS = Rules()
 PARAMETERS = {name: (0 if getattr(_DEFAULTS, name) is None else getattr(_DEFAULTS, name)) for name in FIELD_NAMES}
 PARAMETERS["decks"] = 0  # automatic (V7)
-OBSERVATION_SIZE = ob.OBS_SIZE + NUM_RANKS + 1  # the observation, the hand, and the own swap (R6) once chosen
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -63,11 +62,6 @@ def rules_from_params(params: dict) -> Rules:
     values = {**PARAMETERS, **params}
     values["low_rank"] = values["low_rank"] or None
     return Rules(**{name: values[name] for name in FIELD_NAMES})
-
-
-def utility(place: int, players: int) -> float:
-    """Place 1 (first out) is +1, place n (the Idiot) -1, linear between."""
-    return (players + 1 - 2 * place) / (players - 1)
 
 
 class IdiotGame(pyspiel.Game):
@@ -140,15 +134,14 @@ class IdiotState(pyspiel.State):
         n = self.table.n
         if self.table.phase != OVER:
             return [0.0] * n
-        return [utility(p, n) for p in self.table.places()]
+        return [place_utility(p, n) for p in self.table.places()]
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
         """A state `player_id` cannot tell from this one: its observation and hand, the unseen cards
-        dealt by the project's determinizer from this state's resampling stream (which advances; a
-        `probability_sampler`'s draw is mixed in when given)."""
+        dealt by the project's determinizer from this state's resampling stream, which advances at
+        each call. `probability_sampler` is not drawn from (OpenSpiel's ISMCTS makes a new one, seeded
+        anew, for every call): a search's worlds come from the seat's stream and replay exactly."""
         key = next_u64(self.resample_rng)
-        if probability_sampler is not None:
-            key ^= int(probability_sampler() * 2 ** 53)
         state = IdiotState(self.get_game())
         state.table = sampled_table(self.table, player_id, np.array([key], dtype=np.uint64))
         state.resample_rng = np.array([next_u64(np.array([key], dtype=np.uint64))], dtype=np.uint64)
@@ -162,23 +155,17 @@ class IdiotState(pyspiel.State):
 
 class IdiotObserver:
     """Observations and information states as tensors and strings: the information state's string
-    is compact (a search keys its nodes by it), the observation's in words; both hold the same."""
-
-    def set_from(self, state, player):
-        self.tensor.fill(0)
-        table = state.table
-        if table.phase in (DEALING, OVER):
-            return
-        self.dict["observation"][:] = table.observation(player)
-        self.dict["hand"][:] = table.hand(player)
-        if table.phase == SWAPPING and player < len(table.swaps):
-            self.dict["swapped"][0] = 1 + act.to_action(ob.SWAP, table.swaps[player])
+    is compact (a search keys its nodes by it), the observation's in words; both hold the same.
+    The tensor is `Table.vector`: the observation, the hand, the own swap once chosen."""
 
     def __init__(self, readable: bool):
         self.readable = readable
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        self.tensor = np.zeros(VECTOR_SIZE, np.float32)
         self.dict = {"observation": self.tensor[:ob.OBS_SIZE], "hand": self.tensor[ob.OBS_SIZE:-1],
                      "swapped": self.tensor[-1:]}
+
+    def set_from(self, state, player):
+        self.tensor[:] = state.table.vector(player)
 
     def string_from(self, state, player):
         table = state.table
@@ -193,8 +180,8 @@ def info_key(table: Table, seat: int) -> str:
     """What `seat` knows now, compactly: the observation and the hand (and at the swap its own
     choice once made) as hex bytes."""
     obs, hand = table.observation(seat), table.hand(seat)
-    swapped = table.swaps[seat] if table.phase == SWAPPING and seat < len(table.swaps) else -1
-    return (f"seat {seat} {('swap', 'turn', 'blind')[int(obs[ob.DECISION])]} {swapped} "
+    swapped = table.own_swap(seat)
+    return (f"seat {seat} {('swap', 'turn', 'blind')[int(obs[ob.DECISION])]} {-1 if swapped is None else swapped} "
             + np.concatenate([obs, hand]).astype(np.int16).tobytes().hex())
 
 
@@ -211,8 +198,8 @@ def info_text(table: Table, seat: int) -> str:
              f"must {obs[ob.MUST_PLAY]} scores {list(obs[ob.SCORE: ob.SCORE + n])}"]
     if table.phase == SWAPPING:
         lines.append(f"face-up {_ranks(obs[ob.FACEUP + seat * NUM_RANKS:])} hand {_ranks(hand)}")
-        if seat < len(table.swaps):
-            lines.append(act.action_text(act.to_action(ob.SWAP, table.swaps[seat])))
+        if table.own_swap(seat) is not None:
+            lines.append(act.action_text(act.to_action(ob.SWAP, table.own_swap(seat))))
         return " | ".join(lines)
     top = int(obs[ob.PILE_TOP])
     lines.append(f"pile {obs[ob.PILE_SIZE]} top {RANK_NAMES[top] if top >= 0 else '-'}x{obs[ob.PILE_RUN]}: "

@@ -26,14 +26,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS
 from idiotsim.interop import actions as act
-from idiotsim.interop.table import DEALING, OVER, SWAPPING, Table
+from idiotsim.interop.stepped import DEALING, OVER, VECTOR_SIZE, Table, place_utility
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 
-OBSERVATION_SIZE = ob.OBS_SIZE + NUM_RANKS + 1
 OBSERVATION_HIGH = 10_000_000  # the largest value of any field (ACTION_LIMIT's bound, idiotsim.rules)
 
 
@@ -44,10 +41,6 @@ def env(players: int = 4, render_mode: str | None = None, **rules):
         raw_env(players=players, render_mode=render_mode, **rules)))
 
 
-def utility(place: int, players: int) -> float:
-    return (players + 1 - 2 * place) / (players - 1)
-
-
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     metadata = {"render_modes": ["human", "ansi"], "name": "idiot_v0", "is_parallelizable": False}
 
@@ -56,7 +49,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.rules = Rules(players=players, **rules)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
-        box = spaces.Box(-1, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.int64)
+        box = spaces.Box(-1, OBSERVATION_HIGH, (VECTOR_SIZE,), np.int64)
         mask = spaces.Box(0, 1, (act.NUM_ACTIONS,), np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
                                    for a in self.possible_agents}
@@ -88,7 +81,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._last = {a: np.zeros(OBSERVATION_SIZE, np.int64) for a in self.agents}
+        self._last = {a: np.zeros(VECTOR_SIZE, np.int64) for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.current_seat()]
 
     def _deal(self) -> None:
@@ -99,13 +92,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         table = self.table
-        if table.round is not None:
-            vector = np.zeros(OBSERVATION_SIZE, np.int64)
-            vector[:ob.OBS_SIZE] = table.observation(seat)
-            vector[ob.OBS_SIZE: ob.OBS_SIZE + NUM_RANKS] = table.hand(seat)
-            if table.phase == SWAPPING and seat < len(table.swaps):
-                vector[-1] = 1 + act.to_action(ob.SWAP, table.swaps[seat])
-            self._last[agent] = vector
+        if table.round is not None:  # kept for an agent that is out once the match is over
+            self._last[agent] = table.vector(seat)
         mask = np.zeros(act.NUM_ACTIONS, np.int8)
         if agent == self.agent_selection and table.current_seat() == seat and not self.terminations[agent]:
             decision = table.decision()
@@ -147,7 +135,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             agent = self.possible_agents[seat]
             if agent in self.terminations and not self.terminations[agent]:
                 self.terminations[agent] = True
-                self.rewards[agent] = utility(place, n)
+                self.rewards[agent] = place_utility(place, n)
 
     def render(self):
         from idiotsim.cli.trace_output import pretty_lines

@@ -14,7 +14,7 @@ import numpy as np
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS
-from idiotsim.interop.table import PLAYING, SWAPPING, Table
+from idiotsim.interop.stepped import PLAYING, SWAPPING, Table
 from idiotsim.reference import Round
 from idiotsim.search import sample_deal, sample_state
 from idiotsim.strategies.basic import decide as basic_decide
@@ -24,7 +24,7 @@ NR = NUM_RANKS
 _NO_PARAMS = np.zeros(0, dtype=np.float64)
 
 
-class _Codes:
+class CardCodes:
     """Card codes by rank, lowest first, each handed out once (R1: suits never matter)."""
 
     def __init__(self, decks: int):
@@ -59,7 +59,7 @@ def _sampled_play(table: Table, st: np.ndarray) -> Table:
     """`table` with the cards of the sampled engine state `st` (its public part is the observation)."""
     new = table.copy()
     rnd = new.round
-    codes = _Codes(table.rules.decks)
+    codes = CardCodes(table.rules.decks)
     rnd.starter, rnd.must_play, rnd.actions = int(st[ob.STARTER]), int(st[ob.MUST_PLAY]), int(st[ob.ACTIONS])
     rnd.next_place = int(st[en.NEXT_PLACE])
     rnd.burned = st[ob.BURNED: ob.BURNED + NR].copy()
@@ -75,7 +75,7 @@ def _sampled_play(table: Table, st: np.ndarray) -> Table:
     return new
 
 
-def _pile(st: np.ndarray, codes: _Codes) -> list:
+def _pile(st: np.ndarray, codes: CardCodes) -> list:
     """A pile (bottom first) with the observation's counts, top rank and run (R16.2): the run on top,
     other cards of the top rank at the bottom, where they cannot lengthen the run."""
     pile_counts = st[ob.PILE_COUNTS: ob.PILE_COUNTS + NR].copy()
@@ -93,7 +93,7 @@ def _sampled_swap(table: Table, seat: int, st: np.ndarray) -> Table:
     codes too), and every earlier seat's swap is basic's (R6: swaps are private)."""
     rules, n = table.rules, table.n
     own = table.round.players[seat]
-    codes = _Codes(rules.decks)
+    codes = CardCodes(rules.decks)
     for card in own.hand + own.faceup:
         codes.free[card // 4].remove(card)
     deck = [0] * rules.num_cards

@@ -19,12 +19,15 @@ from dataclasses import replace
 import numpy as np
 
 from idiotsim import observation as ob
+from idiotsim.cards import NUM_RANKS
+from idiotsim.interop.actions import to_action
 from idiotsim.reference import Round, counts, match_positions, next_dealer
 from idiotsim.rules import Rules
 from idiotsim.search import K_HALVING, K_TENS, TENS_SEARCHED, list_swap_moves, list_turn_moves, MAX_MOVES
 
 DEALING, SWAPPING, PLAYING, OVER = range(4)
 CARD_CODES = 52  # a deck's distinct codes (R3); two decks hold each twice (V7)
+VECTOR_SIZE = ob.OBS_SIZE + NUM_RANKS + 1  # `Table.vector`: observation, hand, own swap
 _MOVE_PARAMS = np.zeros(K_HALVING + 1, dtype=np.float64)  # the search family's knobs: only `tens` is read
 _MOVE_PARAMS[K_TENS] = TENS_SEARCHED  # every legal move, 10s included
 _NO_RNG = np.zeros(1, dtype=np.uint64)  # basic (move 0 of the move lists) draws nothing
@@ -130,6 +133,21 @@ class Table:
         """The 13 rank counts of `seat`'s hand; at the swap, the hand as dealt."""
         return self._view(seat)[1]
 
+    def vector(self, seat: int) -> np.ndarray:
+        """What `seat` knows as one int64 vector: its observation, its hand and, at the swap once made,
+        1 + its swap's action id (else 0); zeros while dealing or once the match is over."""
+        vector = np.zeros(VECTOR_SIZE, dtype=np.int64)
+        if self.round is not None:
+            vector[:ob.OBS_SIZE] = self.observation(seat)
+            vector[ob.OBS_SIZE: ob.OBS_SIZE + NUM_RANKS] = self.hand(seat)
+            swap = self.own_swap(seat)
+            vector[-1] = 0 if swap is None else 1 + to_action(ob.SWAP, swap)
+        return vector
+
+    def own_swap(self, seat: int) -> int | None:
+        """`seat`'s swap choice while the others still choose theirs (R6), else None."""
+        return self.swaps[seat] if self.phase == SWAPPING and seat < len(self.swaps) else None
+
     def _view(self, seat: int) -> tuple:
         view = self._seen.get(seat)
         if view is None:
@@ -201,6 +219,11 @@ class Table:
     def trace(self) -> list:
         """The trace events so far, as `idiotsim trace` prints them."""
         return [{k: v for k, v in e.items() if not k.startswith("_")} for e in self.events]
+
+
+def place_utility(place: int, players: int) -> float:
+    """Place 1 (first out) is worth +1, place n (the Idiot) -1, evenly between."""
+    return (players + 1 - 2 * place) / (players - 1)
 
 
 def copy_round(rnd: Round, script: _Script, emit) -> Round:
