@@ -3,7 +3,7 @@ names them one by one.
 
 ``LEVELS`` is the one home of the level -> strategy table, with each bot's measured strength (the
 shipped reports, or docs/strategies.md for the search at its default K). A new, stronger player
-(the learned ``learned-Np`` players, say) replaces a level by changing its one line.
+replaces a level by changing its one line (``hard`` was ``tuned-{p}p`` before the learned players).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from idiotsim.errors import UserError
 
-TUNED_PLAYER_COUNTS = range(2, 6)  # the tuned presets exist for 2..5 players (reports/tuned.md)
+PRESET_PLAYER_COUNTS = range(2, 6)  # the learned and tuned presets exist for 2..5 players
 
 
 @dataclass(frozen=True)
@@ -22,16 +22,16 @@ class Level:
     strength: str
 
     def spec_for(self, players: int) -> str:
-        tuned_for = min(max(players, TUNED_PLAYER_COUNTS[0]), TUNED_PLAYER_COUNTS[-1])
-        return self.spec.format(p=tuned_for)
+        preset_for = min(max(players, PRESET_PLAYER_COUNTS[0]), PRESET_PLAYER_COUNTS[-1])
+        return self.spec.format(p=preset_for)
 
 
 LEVELS = {
     "easy": Level("high-early", "mean place 2.605 in the 4-player leaderboard of the 26 shipped players, "
                                 "basic 2.389 (reports/leaderboard.md)"),
     "medium": Level("basic", "the reference player, 2.389 there"),
-    "hard": Level("tuned-{p}p", "tuned-4p is 1st of 26 there, 2.368, and 0.030 places ahead of basic on "
-                                "held-out deals (reports/tuned.md)"),
+    "hard": Level("learned-{p}p", "learned-4p: 0.104 places ahead of basic at 4 players on held-out deals, "
+                                  "0.074 ahead of tuned-4p, the leaderboard's 1st (reports/learned.md)"),
     "expert": Level("search", "the search at K = 128, 0.43 places ahead of basic at 4 players "
                               "(docs/strategies.md; at K = 32 0.29, reports/search_strength.md)"),
 }
