@@ -583,7 +583,7 @@ BATCH_SIG = types.void(
     types.int8[:, ::1], types.int32[::1], types.int16[::1], types.int16[::1], types.int8[::1], types.int64[::1])
 
 
-@njit(BATCH_SIG, cache=True, parallel=True)
+@njit(BATCH_SIG, cache=True, parallel=True, nogil=True)  # nogil: chunks.write_behind writes meanwhile
 def play_batch(fns, is_basic, params, header, seed, game_ids, deal_ids, seating, decks, block,
                places, actions, burns, pickups, stalled, errors):
     """Play the games ``game_ids[i]`` in parallel blocks of `block` games.
