@@ -195,6 +195,9 @@ def _pick_up(sp, seat, extra_rank, source):
         sp[hand + extra_rank] += 1
         sp[known + extra_rank] += 1
         taken += 1
+    else:  # R14: the pickup facts
+        sp[ob.PICKUP_LEGAL + seat] = sp[ob.LEGAL]
+        sp[ob.PICKUP_FREE + seat] = 0
     sp[ob.HAND_SIZE + seat] += taken
     _empty_pile(sp)
     sp[ob.ACTIONS] += 1
@@ -222,6 +225,7 @@ def _after_play(sp, seat, rank, count, source, n):
         sp[TALON_POS] += 1
         sp[ob.HAND_SIZE + seat] += 1
         sp[ob.TALON_SIZE] -= 1
+        sp[ob.PICKUP_FREE + seat] += 1
     run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
@@ -273,6 +277,8 @@ def _take_cards(sp, seat, action, source):
         sp[HANDS + seat * NR + rank] -= count
         sp[ob.HAND_SIZE + seat] -= count
         known = ob.KNOWN + seat * NR + rank
+        if sp[ob.PICKUP_LEGAL + seat] >> rank & 1:  # the pickup facts: unknown cards of the mask played
+            sp[ob.PICKUP_FREE + seat] = max(0, sp[ob.PICKUP_FREE + seat] - max(0, count - sp[known]))
         sp[known] = max(0, sp[known] - count)
     else:
         sp[faceup + rank] -= count
@@ -445,6 +451,8 @@ def _deal(sp, n, n_cards):
     for p in range(n):
         sp[ob.HAND_SIZE + p] = 0
         sp[ob.FACEUP_SIZE + p] = 0
+        sp[ob.PICKUP_LEGAL + p] = 0
+        sp[ob.PICKUP_FREE + p] = 0
         sp[ob.BLIND_SIZE + p] = 0
         sp[ob.PLACE + p] = 0
     for r in range(NR):

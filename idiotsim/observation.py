@@ -36,6 +36,12 @@ Per seat (MAX_PLAYERS rows; rows past PLAYERS stay 0)
 Per rank
   PILE_COUNTS  cards of each rank in the pile
   BURNED       cards of each rank burned this round
+Per seat, appended (what the table saw of each seat's last pickup, docs/rules.md "Pickup facts")
+  PICKUP_LEGAL the LEGAL mask the seat faced at its last pickup by R14 (the PICKUP action, not a
+               failed blind or chance card) this round; 0 before its first (LEGAL is never 0)
+  PICKUP_FREE  how many of its hand cards that are not KNOWN may be of a rank in PICKUP_LEGAL had it
+               held none then: 0 at that pickup, + every card it has drawn since (R16.1), - every
+               card of such a rank it has played from the hand beyond its KNOWN copies (not below 0)
 
 During the swap (R6) a player sees only their own cards: the per-seat
 sections hold only the deciding seat's face-up row.
@@ -71,7 +77,9 @@ PLACE = BLIND_SIZE + MAX_PLAYERS
 SCORE = PLACE + MAX_PLAYERS
 PILE_COUNTS = SCORE + MAX_PLAYERS
 BURNED = PILE_COUNTS + NR
-OBS_SIZE = BURNED + NR
+PICKUP_LEGAL = BURNED + NR
+PICKUP_FREE = PICKUP_LEGAL + MAX_PLAYERS
+OBS_SIZE = PICKUP_FREE + MAX_PLAYERS
 
 RULE_OFFSETS = {
     "low_rank": LOW_RANK, "ten_only_on_lower": TEN_ONLY_ON_LOWER, "six_burn": SIX_BURN,
@@ -229,3 +237,25 @@ def blind_present(obs, seat, position):
 def is_in(obs, seat):
     """Is `seat` still in the round (no place yet)?"""
     return obs[PLACE + seat] == 0
+
+
+@kernel(inline="always")
+def unknown_in_hand(obs, seat):
+    """Cards in `seat`'s hand that are not publicly KNOWN (unseen by the others)."""
+    unknown = obs[HAND_SIZE + seat]
+    for r in range(NR):
+        unknown -= obs[KNOWN + seat * NR + r]
+    return unknown
+
+
+@kernel(inline="always")
+def pickup_legal(obs, seat):
+    """The LEGAL mask `seat` faced at its last pickup by R14 this round; 0 before its first."""
+    return obs[PICKUP_LEGAL + seat]
+
+
+@kernel(inline="always")
+def pickup_free(obs, seat):
+    """How many of `seat`'s unknown hand cards may be of a rank in pickup_legal(obs, seat) had it
+    held none at that pickup (cards drawn since, less such cards played from the unknown part)."""
+    return obs[PICKUP_FREE + seat]

@@ -76,6 +76,8 @@ class Player:
     blind: list = field(default_factory=list)  # three positions; None once flipped
     place: int = 0  # 0 while still in (R16.3)
     known: np.ndarray = field(default_factory=lambda: np.zeros(NUM_RANKS, dtype=np.int64))
+    pickup_legal: int = 0  # the pickup facts (observation PICKUP_LEGAL, PICKUP_FREE; docs/rules.md)
+    pickup_free: int = 0
 
     def cards_held(self) -> int:
         return len(self.hand) + len(self.faceup) + sum(c is not None for c in self.blind)
@@ -236,6 +238,8 @@ class Round:
         obs[ob.PLACE: ob.PLACE + n] = [p.place for p in self.players]
         obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NUM_RANKS] = count_list(self.pile)
         obs[ob.BURNED: ob.BURNED + NUM_RANKS] = self.burned
+        obs[ob.PICKUP_LEGAL: ob.PICKUP_LEGAL + n] = [p.pickup_legal for p in self.players]
+        obs[ob.PICKUP_FREE: ob.PICKUP_FREE + n] = [p.pickup_free for p in self.players]
         return obs
 
     def chance_allowed(self, player: Player) -> bool:
@@ -338,6 +342,9 @@ class Round:
                 self.illegal(player.seat, ILLEGAL_EXTRA)
         played = take_rank(cards, rank, count)
         if source == ob.SRC_HAND:
+            unknown_played = max(0, count - int(player.known[rank]))
+            if player.pickup_legal >> rank & 1:
+                player.pickup_free = max(0, player.pickup_free - unknown_played)
             player.known[rank] = max(0, player.known[rank] - count)
         played += take_rank(player.faceup, rank, extra)
         return self.after_play(player, played, ob.SOURCE_NAMES[source])
@@ -369,6 +376,9 @@ class Round:
     def pick_up(self, player: Player, extra_card, source):
         """R14/R15/V5: the whole pile (and a failed flipped card) goes to the hand; the pile is empty."""
         taken = self.pile + ([extra_card] if extra_card is not None else [])
+        if extra_card is None:  # R14: the pickup facts
+            player.pickup_legal = legal_ranks(self.top_rank(), self.rules)
+            player.pickup_free = 0
         player.hand += taken
         player.known += counts(taken)  # everyone saw these cards go into the hand
         self.pile = []
@@ -389,6 +399,7 @@ class Round:
         self.pile += played
         while len(player.hand) < HAND_TARGET and self.talon:  # R16.1
             player.hand.append(self.talon.pop(0))
+            player.pickup_free += 1
         burned = self.burns_now(rank)  # R16.2
         if burned:
             self.burned += counts(self.pile)

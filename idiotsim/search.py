@@ -2,12 +2,13 @@
 
 A decision of the seat ``obs[SEAT]`` is searched in three steps:
 
-1. **Determinization** (`sample_state`): a full engine state (``idiotsim.engine`` layout) built
-   from what the seat knows, its observation and its own hand; every card it has not seen (the
-   opponents' hand cards that are not publicly KNOWN, every blind card including its own, the
-   talon) is dealt uniformly at random, with every size as the observation shows it. The draws
-   come from the seat's random stream only, so the same observation, hand and stream always give
-   the same state, whatever the hidden cards really are.
+1. **Determinization** (`idiotsim.sampler.sample_state`): a full engine state (``idiotsim.engine``
+   layout) built from what the seat knows, its observation and its own hand; every card it has not
+   seen (the opponents' hand cards that are not publicly KNOWN, every blind card including its own,
+   the talon) is dealt at random, uniformly or (the `belief` knob) uniformly among the arrangements
+   that agree with the opponents' pickups had they played like `basic`, with every size as the
+   observation shows it. The draws come from the seat's random stream only, so the same observation,
+   hand and stream always give the same state, whatever the hidden cards really are.
 2. **Rollouts** (`engine.play_on`): each move is applied to a copy of the sampled state and the
    round is played on with one rollout policy at every seat until the seat's place is decided
    (cycles of a deterministic policy skipped, see `play_on`).
@@ -30,7 +31,7 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.rng import nb_below
+from idiotsim.sampler import BASIC_MODEL, UNIFORM, hidden_pool, sample_deal, sample_state  # noqa: F401
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
@@ -45,7 +46,8 @@ from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_
 # Knobs of the `search` family: their indexes in params (strategies/search.py describes them, and a
 # test checks that each name sits at its index there). Knobs appended later go through these names only.
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
-K_HALVING = K_TENS + 1  # the budget allocation knob: the last knob of the family
+K_HALVING = K_TENS + 1  # the budget allocation knob
+K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler): the last knob of the family
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
 SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
@@ -58,7 +60,6 @@ TUNED_PLAYERS = (2, 3, 4, 5)
 TUNED_PARAMS = np.stack([WEIGHTED.params(WEIGHTED_PRESETS[f"tuned-{n}p"]) for n in TUNED_PLAYERS])
 N_WEIGHTS = TUNED_PARAMS.shape[1]
 SEARCHER_SLOT = N_WEIGHTS  # POLICY_TUNED_SELF: the searcher's seat, after the weights
-CARDS_PER_RANK = 4  # per deck (R1, V7)
 
 # ---- work arrays: one int64 array per decision, in sections ----
 MAX_MOVES = 512  # 13 ranks x counts 1..8 x V11 extras 0..3, pickup, chance
@@ -71,137 +72,8 @@ PLACE_SUMS = MOVES + MAX_MOVES
 WIN_COUNTS = PLACE_SUMS + MAX_MOVES
 PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
 SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move and sampled state)
-WORK_SIZE = SPENT + 1
-
-
-# ---- determinization ---------------------------------------------------------------------------
-
-@kernel
-def hidden_pool(obs, hand, pool):
-    """The cards `obs[SEAT]` has not seen, as ranks in rank order in pool[:m]; returns m (-1 when
-    the observation counts more cards of a rank than the deck holds)."""
-    seat = obs[ob.SEAT]
-    n = obs[ob.PLAYERS]
-    m = 0
-    for r in range(NR):
-        unseen = CARDS_PER_RANK * obs[ob.DECKS] - obs[ob.BURNED + r] - obs[ob.PILE_COUNTS + r] - hand[r]
-        for s in range(n):
-            unseen -= obs[ob.FACEUP + s * NR + r]
-            if s != seat:
-                unseen -= obs[ob.KNOWN + s * NR + r]
-        if unseen < 0:
-            return -1
-        for _ in range(unseen):
-            pool[m] = r
-            m += 1
-    return m
-
-
-@kernel
-def shuffle(pool, m, rng):
-    """Fisher-Yates over pool[:m], from the seat's stream."""
-    for i in range(m - 1, 0, -1):
-        j = nb_below(rng, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
-
-
-@kernel
-def _set_counters(st, obs):
-    """The public part of a state: the observation, and the game scalars it implies."""
-    for i in range(ob.OBS_SIZE):
-        st[i] = obs[i]
-    n = obs[ob.PLAYERS]
-    out = 0
-    for s in range(n):
-        out += obs[ob.PLACE + s] != 0
-    for i in range(en.GAME, en.STATE_SIZE):
-        st[i] = 0
-    st[en.NEXT_PLACE] = out + 1
-    st[en.PLAYERS_IN] = n - out
-    st[en.TALON_POS] = 0
-    st[en.TALON_LEN] = obs[ob.TALON_SIZE]
-
-
-@kernel
-def _deal_talon(st, pool, k, size):
-    for i in range(size):
-        st[en.TALON + i] = pool[k + i]
-    return k + size
-
-
-@kernel
-def sample_state(obs, hand, rng, st, pool):
-    """A state of the game as `obs[SEAT]` may believe it to be, at a TURN or BLIND decision: its own
-    hand, every public fact, and the unseen cards shuffled into the hidden places (the other hands
-    beyond their KNOWN cards, seat by seat; every present blind position; the talon in order).
-    Returns 0, or -1 when the observation is inconsistent."""
-    seat = obs[ob.SEAT]
-    n = obs[ob.PLAYERS]
-    m = hidden_pool(obs, hand, pool)
-    if m < 0:
-        return -1
-    shuffle(pool, m, rng)
-    _set_counters(st, obs)
-    k = 0
-    for s in range(n):
-        row = en.HANDS + s * NR
-        if s == seat:
-            for r in range(NR):
-                st[row + r] = hand[r]
-            continue
-        unknown = obs[ob.HAND_SIZE + s]
-        for r in range(NR):
-            st[row + r] = obs[ob.KNOWN + s * NR + r]
-            unknown -= obs[ob.KNOWN + s * NR + r]
-        if unknown < 0 or k + unknown > m:
-            return -1
-        for _ in range(unknown):
-            st[row + pool[k]] += 1
-            k += 1
-    for i in range(3 * n):
-        if obs[ob.BLIND_PRESENT + i] != 0:
-            if k >= m:
-                return -1
-            st[en.BLIND + i] = pool[k]
-            k += 1
-        else:
-            st[en.BLIND + i] = -1
-    if k + obs[ob.TALON_SIZE] != m:
-        return -1
-    _deal_talon(st, pool, k, obs[ob.TALON_SIZE])
-    return 0
-
-
-@kernel
-def sample_deal(obs, hand, rng, st, pool):
-    """At the SWAP decision (R6): the deal as `obs[SEAT]` may believe it to be: its own 6 cards, the
-    others' 3 hand and 3 face-up cards, every blind card and the talon dealt from the cards it has
-    not seen, as `engine._deal` leaves a state. Returns 0, or -1 when inconsistent."""
-    seat = obs[ob.SEAT]
-    n = obs[ob.PLAYERS]
-    m = hidden_pool(obs, hand, pool)  # every card but the seat's 6 (nothing else is in sight yet)
-    if m < 0 or m != CARDS_PER_RANK * NR * obs[ob.DECKS] - 6:
-        return -1
-    shuffle(pool, m, rng)
-    _set_counters(st, obs)
-    k = 0
-    for s in range(n):
-        for r in range(NR):
-            st[en.HANDS + s * NR + r] = hand[r] if s == seat else 0
-            st[en.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
-            st[ob.FACEUP + s * NR + r] = 0
-        if s != seat:
-            for _ in range(3):
-                st[en.HANDS + s * NR + pool[k]] += 1
-                st[en.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
-                k += 2
-    for i in range(3 * n):
-        st[en.BLIND + i] = pool[k]
-        k += 1
-    _deal_talon(st, pool, k, m - k)
-    return 0
+BELIEF = SPENT + 1  # the belief knob's value, read by `determinize`
+WORK_SIZE = BELIEF + 1
 
 
 # ---- the moves ---------------------------------------------------------------------------------
@@ -325,7 +197,7 @@ def copy_state(src, dst):
         _copy(src, dst, en.SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, en.BLIND):
         _copy(src, dst, start, 3 * n)
-    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE):
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
         _copy(src, dst, start, n)
     _copy(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
     _copy(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
@@ -397,15 +269,15 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
 
 
 @kernel
-def determinize(obs, hand, rng, st, pool, truth, perfect):
-    """The state a rollout starts from: sampled (`sample_deal` at the swap, else `sample_state`), or
-    with `perfect` the true state `truth`."""
+def determinize(obs, hand, rng, st, pool, truth, perfect, belief):
+    """The state a rollout starts from: sampled (`sample_deal` at the swap, else `sample_state` with
+    the belief), or with `perfect` the true state `truth`."""
     if perfect:
         copy_state(truth, st)
         return 0
     if obs[ob.DECISION] == ob.SWAP:
         return sample_deal(obs, hand, rng, st, pool)
-    return sample_state(obs, hand, rng, st, pool)
+    return sample_state(obs, hand, rng, st, pool, belief)
 
 
 @kernel
@@ -430,7 +302,7 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     roll = work[ROLL:POOL]
     pool = work[POOL:SNAP]
     snap = work[SNAP:MOVES]
-    if determinize(obs, hand, rng, sample, pool, truth, perfect) < 0:
+    if determinize(obs, hand, rng, sample, pool, truth, perfect, work[BELIEF]) < 0:
         return -1
     for i in range(n_moves):
         state = sample  # the last move plays on the sample itself, which is not needed again
@@ -572,6 +444,7 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] != SWAP_SEARCHED):
         return basic_decide(obs, hand, params, rng)
     work = np.zeros(WORK_SIZE, np.int64)
+    work[BELIEF] = params[K_BELIEF]
     moves = work[MOVES:PLACE_SUMS]
     if decision == ob.SWAP:
         n_moves = list_swap_moves(obs, hand, params, rng, moves)

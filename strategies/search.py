@@ -52,6 +52,9 @@ KNOBS = (
     Knob("halving", 1, 0, 1, "1: sequential halving on the budget of K x moves rollouts, the better half of the "
                              "moves kept round by round (0.022 places ahead of 0 at the same time); "
                              "0: every move on all K sampled states (the plain search)"),
+    Knob("belief", 0, 0, 1, "the sampled states: 0 every arrangement of the unseen cards alike; 1 only those that "
+                            "agree with the opponents' pickups had they played like basic (no legal card "
+                            "then), alike"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 POLICY = [knob.name for knob in KNOBS].index("policy")

@@ -441,8 +441,8 @@ def search_spec(n: int, game: int, knobs: str) -> str:
 def test_both_engines_play_search_alike(case, fields, players, fast_reference_checksum):
     """Trace and observation equality (tests/test_engine_equality.py) with `search` seated, K = 3;
     the swap searched in every other game, the rollout policy (basic, counter, tuned everywhere, tuned
-    at the searcher's seat), the budget allocation (every move, sequential halving) and the 10s (searched,
-    burned by rule, saved by rule) varying with the game and the variant, so every value meets every
+    at the searcher's seat), the budget allocation (every move, sequential halving), the 10s (searched,
+    burned by rule, saved by rule) and the belief (uniform, basic model) varying with the game and the variant, so every value meets every
     variant's rules."""
     failures = []
     cycle = len(players)
@@ -450,7 +450,7 @@ def test_both_engines_play_search_alike(case, fields, players, fast_reference_ch
     for g in range(2 * cycle):
         n = players[g % cycle]
         knobs = (f"rollouts=3,swap={g % 2},policy={(g + shift) % 4},objective={int(g % 4 == 3)},"
-                 f"halving={(g + shift) // 2 % 2},tens={(g + 2 * shift) % 3}")
+                 f"halving={(g + shift) // 2 % 2},tens={(g + 2 * shift) % 3},belief={(g + shift) // 3 % 2}")
         msg = compare_game(case, Rules(players=n, **fields), search_spec(n, g, knobs), SEED, g,
                            hand_decks=bool(g % 2))
         if msg:

@@ -31,7 +31,8 @@ SEED = 4242
 def test_knob_indexes_name_the_family_knobs():
     names = [k.name for k in KNOBS]
     for index, name in [(search.K_ROLLOUTS, "rollouts"), (search.K_OBJECTIVE, "objective"),
-                        (search.K_POLICY, "policy"), (search.K_SWAP, "swap"), (search.K_HALVING, "halving")]:
+                        (search.K_POLICY, "policy"), (search.K_SWAP, "swap"), (search.K_HALVING, "halving"),
+                        (search.K_BELIEF, "belief")]:
         assert names[index] == name
     policy = KNOBS[search.K_POLICY]
     assert (policy.low, policy.high) == (search.POLICY_BASIC, search.POLICY_TUNED_SELF)

@@ -1,0 +1,342 @@
+"""Determinization for the search (``idiotsim.search``): engine states built from what a seat has seen.
+
+`sample_state` (TURN and BLIND decisions) and `sample_deal` (the swap, R6) build a full engine state
+(``idiotsim.engine`` layout) from the seat's observation and its own hand: every card it has not seen
+(`hidden_pool`: the opponents' hand cards that are not publicly KNOWN, every blind card including its
+own, the talon) is dealt into the hidden places, every size as the observation shows it. The draws
+come from the seat's random stream only, so the same observation, hand and stream always give the
+same state, whatever the hidden cards really are.
+
+Two beliefs (the `belief` knob of the search):
+
+- UNIFORM: every arrangement of the hidden cards is equally likely (a shuffle of the pool).
+- BASIC_MODEL: the opponents play like `basic`, which never picks up by choice (R14): an opponent
+  that picked up facing the legal mask PICKUP_LEGAL held no card of those ranks then, so of its hand
+  cards that are not KNOWN at most PICKUP_FREE are of such ranks now (the cards drawn since, less
+  such cards played since: observation.py, docs/rules.md "Pickup facts"). Samples are uniform over
+  the arrangements that agree with every such fact (`_deal_believed_hands`). A fact no arrangement
+  can meet (an opponent that broke the model) is dropped; facts that cannot all hold together
+  fall back to the uniform belief after MAX_TRIES rejected tries.
+
+The kernels allocate nothing: the pool is the caller's work array.
+"""
+from __future__ import annotations
+
+from idiotsim import engine as en
+from idiotsim import observation as ob
+from idiotsim.jit import kernel
+from idiotsim.observation import NR
+from idiotsim.rng import nb_below, nb_next_u64
+
+CARDS_PER_RANK = 4  # per deck (R1, V7)
+UNIFORM, BASIC_MODEL = 0, 1  # values of the search's belief knob
+# Tries of the belief's rejection step before it falls back to the uniform belief: with facts that can
+# all hold, a try is accepted with probability >= the product of each later fact's share of its hands
+# left by the earlier seats' (well above 1/2 in the endgames measured, docs/strategies.md).
+MAX_TRIES = 64
+
+
+@kernel
+def hidden_pool(obs, hand, pool):
+    """The cards `obs[SEAT]` has not seen, as ranks in rank order in pool[:m]; returns m (-1 when
+    the observation counts more cards of a rank than the deck holds)."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    m = 0
+    for r in range(NR):
+        unseen = CARDS_PER_RANK * obs[ob.DECKS] - obs[ob.BURNED + r] - obs[ob.PILE_COUNTS + r] - hand[r]
+        for s in range(n):
+            unseen -= obs[ob.FACEUP + s * NR + r]
+            if s != seat:
+                unseen -= obs[ob.KNOWN + s * NR + r]
+        if unseen < 0:
+            return -1
+        for _ in range(unseen):
+            pool[m] = r
+            m += 1
+    return m
+
+
+@kernel
+def shuffle(pool, m, rng):
+    """Fisher-Yates over pool[:m], from the seat's stream."""
+    shuffle_range(pool, 0, m, rng)
+
+
+@kernel
+def shuffle_range(pool, lo, hi, rng):
+    """Fisher-Yates over pool[lo:hi], from the seat's stream."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + nb_below(rng, i - lo + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+
+
+@kernel
+def _set_counters(st, obs):
+    """The public part of a state: the observation, and the game scalars it implies."""
+    for i in range(ob.OBS_SIZE):
+        st[i] = obs[i]
+    n = obs[ob.PLAYERS]
+    out = 0
+    for s in range(n):
+        out += obs[ob.PLACE + s] != 0
+    for i in range(en.GAME, en.STATE_SIZE):
+        st[i] = 0
+    st[en.NEXT_PLACE] = out + 1
+    st[en.PLAYERS_IN] = n - out
+    st[en.TALON_POS] = 0
+    st[en.TALON_LEN] = obs[ob.TALON_SIZE]
+
+
+@kernel
+def _deal_talon(st, pool, k, size):
+    for i in range(size):
+        st[en.TALON + i] = pool[k + i]
+    return k + size
+
+
+@kernel
+def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
+    """A state of the game as `obs[SEAT]` may believe it to be, at a TURN or BLIND decision: its own
+    hand, every public fact, and the unseen cards dealt into the hidden places (the other hands
+    beyond their KNOWN cards, seat by seat; every present blind position; the talon in order),
+    uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
+    the opponents' pickup facts (BASIC_MODEL). Returns 0, or -1 when the observation is inconsistent."""
+    m = hidden_pool(obs, hand, pool)
+    if m < 0:
+        return -1
+    _set_counters(st, obs)
+    for s in range(obs[ob.PLAYERS]):
+        for r in range(NR):
+            st[en.HANDS + s * NR + r] = hand[r] if s == obs[ob.SEAT] else obs[ob.KNOWN + s * NR + r]
+    k = 0
+    if belief == BASIC_MODEL:
+        k = _deal_believed_hands(obs, rng, st, pool, m)
+    if k == 0:  # no fact binds (or they cannot all hold): every hidden card shuffled
+        shuffle(pool, m, rng)
+    else:
+        shuffle_range(pool, k, m, rng)
+    return _deal_rest(obs, st, pool, k, m, belief == BASIC_MODEL and k > 0)
+
+
+@kernel
+def _deal_rest(obs, st, pool, k, m, believed):
+    """pool[k:m] (shuffled) into the unknown hand cards of every other seat (but those the belief
+    dealt when `believed`), the present blind positions and the talon. Returns 0, or -1 when the
+    sizes do not add up."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    for s in range(n):
+        if s == seat or (believed and _believed(obs, s, pool, m)):
+            continue
+        unknown = ob.unknown_in_hand(obs, s)
+        if unknown < 0 or k + unknown > m:
+            return -1
+        row = en.HANDS + s * NR
+        for _ in range(unknown):
+            st[row + pool[k]] += 1
+            k += 1
+    for i in range(3 * n):
+        if obs[ob.BLIND_PRESENT + i] != 0:
+            if k >= m:
+                return -1
+            st[en.BLIND + i] = pool[k]
+            k += 1
+        else:
+            st[en.BLIND + i] = -1
+    if k + obs[ob.TALON_SIZE] != m:
+        return -1
+    _deal_talon(st, pool, k, obs[ob.TALON_SIZE])
+    return 0
+
+
+@kernel
+def sample_deal(obs, hand, rng, st, pool):
+    """At the SWAP decision (R6): the deal as `obs[SEAT]` may believe it to be: its own 6 cards, the
+    others' 3 hand and 3 face-up cards, every blind card and the talon dealt from the cards it has
+    not seen, as `engine._deal` leaves a state. Returns 0, or -1 when inconsistent."""
+    seat = obs[ob.SEAT]
+    n = obs[ob.PLAYERS]
+    m = hidden_pool(obs, hand, pool)  # every card but the seat's 6 (nothing else is in sight yet)
+    if m < 0 or m != CARDS_PER_RANK * NR * obs[ob.DECKS] - 6:
+        return -1
+    shuffle(pool, m, rng)
+    _set_counters(st, obs)
+    k = 0
+    for s in range(n):
+        for r in range(NR):
+            st[en.HANDS + s * NR + r] = hand[r] if s == seat else 0
+            st[en.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
+            st[ob.FACEUP + s * NR + r] = 0
+        if s != seat:
+            for _ in range(3):
+                st[en.HANDS + s * NR + pool[k]] += 1
+                st[en.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
+                k += 2
+    for i in range(3 * n):
+        st[en.BLIND + i] = pool[k]
+        k += 1
+    _deal_talon(st, pool, k, m - k)
+    return 0
+
+
+
+
+# ---- the basic-model belief ------------------------------------------------------------------
+
+@kernel(inline="always")
+def _binding(obs, s):
+    """Does the pickup fact of seat `s` constrain its unknown hand cards (a mask, and fewer free
+    cards than unknown ones)? The deciding seat's own fact never does: it sees its hand."""
+    return (s != obs[ob.SEAT] and obs[ob.PICKUP_LEGAL + s] != 0
+            and obs[ob.PICKUP_FREE + s] < ob.unknown_in_hand(obs, s))
+
+
+@kernel
+def _choose(n, k):
+    """The binomial coefficient C(n, k) as a float (exact multiplications: the same bits everywhere)."""
+    if k < 0 or k > n:
+        return 0.0
+    k = min(k, n - k)
+    c = 1.0
+    for i in range(k):
+        c = c * (n - i) / (i + 1)
+    return c
+
+
+@kernel
+def _hands_meeting(in_mask, others, unknown, free):
+    """How many sets of `unknown` cards, of in_mask cards of the mask's ranks and `others` of other
+    ranks, hold at most `free` of the mask's ranks."""
+    total = 0.0
+    for j in range(max(0, unknown - others), min(free, unknown, in_mask) + 1):
+        total += _choose(in_mask, j) * _choose(others, unknown - j)
+    return total
+
+
+@kernel
+def _in_mask(pool, lo, hi, mask):
+    count = 0
+    for i in range(lo, hi):
+        count += mask >> pool[i] & 1
+    return count
+
+
+@kernel
+def _partition(pool, lo, hi, mask):
+    """pool[lo:hi] reordered with the cards of the mask's ranks first; returns how many they are."""
+    front = lo
+    for i in range(lo, hi):
+        if mask >> pool[i] & 1:
+            t = pool[i]
+            pool[i] = pool[front]
+            pool[front] = t
+            front += 1
+    return front - lo
+
+
+@kernel
+def _pick(pool, lo, hi, count, rng):
+    """A uniform choice of `count` cards of pool[lo:hi], moved to pool[lo:lo + count] (partial Fisher-Yates)."""
+    for i in range(count):
+        j = lo + i + nb_below(rng, hi - lo - i)
+        t = pool[lo + i]
+        pool[lo + i] = pool[j]
+        pool[j] = t
+
+
+@kernel(inline="always")
+def _uniform01(rng):
+    return (nb_next_u64(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+@kernel
+def _deal_one_believed_hand(pool, k, m, mask, unknown, free, rng):
+    """The unknown hand cards of one seat with a binding fact, drawn uniformly from pool[k:m] among
+    the sets with at most `free` cards of the mask's ranks, moved to pool[k:k + unknown]. Returns
+    how many such sets pool[k:m] holds (0: none, nothing drawn)."""
+    in_mask = _partition(pool, k, m, mask)
+    others = m - k - in_mask
+    sets = _hands_meeting(in_mask, others, unknown, free)
+    if sets == 0.0:
+        return 0.0
+    u = _uniform01(rng) * sets  # how many of the hand's cards are of the mask's ranks: by its share of the sets
+    j = max(0, unknown - others)
+    last = min(free, unknown, in_mask)
+    while j < last:
+        u -= _choose(in_mask, j) * _choose(others, unknown - j)
+        if u < 0.0:
+            break
+        j += 1
+    _pick(pool, k, k + in_mask, j, rng)
+    _pick(pool, k + in_mask, m, unknown - j, rng)
+    for i in range(unknown - j):  # the chosen other cards next to the chosen ones of the mask
+        t = pool[k + j + i]
+        pool[k + j + i] = pool[k + in_mask + i]
+        pool[k + in_mask + i] = t
+    return sets
+
+
+@kernel
+def _fact_allows(obs, s, pool, m):
+    """How many sets of seat s's unknown hand cards the whole pool[:m] holds that meet its pickup fact."""
+    mask = obs[ob.PICKUP_LEGAL + s]
+    in_pool = _in_mask(pool, 0, m, mask)
+    return _hands_meeting(in_pool, m - in_pool, ob.unknown_in_hand(obs, s), obs[ob.PICKUP_FREE + s])
+
+
+@kernel(inline="always")
+def _believed(obs, s, pool, m):
+    """Is seat s's hand dealt by the belief: its fact binds and the pool can meet it (else it is dropped)?"""
+    return _binding(obs, s) and _fact_allows(obs, s, pool, m) > 0.0
+
+
+@kernel
+def _deal_believed_hands(obs, rng, st, pool, m):
+    """BASIC_MODEL: the unknown hand cards of every seat whose fact binds (`_binding`), from pool[:m],
+    added to their hand rows in `st`; they are pool[:k], and k is returned (0 when no fact binds, or
+    when the facts cannot all hold: nothing is dealt then).
+
+    Exact rejection sampling: seat by seat, a hand uniform among the sets the cards left allow
+    (`_deal_one_believed_hand`); the whole draw is kept with probability the product, over every seat
+    but the first, of the sets its cards left allowed over the sets the whole pool allows (at most 1:
+    fewer cards hold fewer sets). The kept draws are uniform over every arrangement that meets every
+    fact. A fact the whole pool cannot meet is dropped (`_believed`: that hand is dealt with the rest)."""
+    n = obs[ob.PLAYERS]
+    for _ in range(MAX_TRIES):
+        k = 0
+        keep = 1.0
+        for s in range(n):
+            if not _binding(obs, s):
+                continue
+            allowed = _fact_allows(obs, s, pool, m)
+            if allowed == 0.0:
+                continue
+            left = _deal_one_believed_hand(pool, k, m, obs[ob.PICKUP_LEGAL + s], ob.unknown_in_hand(obs, s),
+                                           obs[ob.PICKUP_FREE + s], rng)
+            if left == 0.0:  # the earlier hands left no set that meets this fact
+                keep = 0.0
+                break
+            if k > 0:
+                keep *= left / allowed
+            k += ob.unknown_in_hand(obs, s)
+        if k == 0:
+            return 0
+        if keep > 0.0 and (keep >= 1.0 or _uniform01(rng) < keep):
+            _add_believed_hands(obs, st, pool, m)
+            return k
+    return 0
+
+
+@kernel
+def _add_believed_hands(obs, st, pool, m):
+    """The hands `_deal_believed_hands` drew (pool[:k], seat by seat) into their rows of `st`."""
+    k = 0
+    for s in range(obs[ob.PLAYERS]):
+        if _believed(obs, s, pool, m):
+            row = en.HANDS + s * NR
+            for _ in range(ob.unknown_in_hand(obs, s)):
+                st[row + pool[k]] += 1
+                k += 1
