@@ -1,6 +1,8 @@
 """Python entry points to the numba engine: batches of games and single traced games."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from idiotsim import engine as en
@@ -13,6 +15,10 @@ from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategy_api import compiled
 
 SOURCE_NAMES = ("hand", "faceup", "blind", "talon")
+# play_batch releases the GIL (a results file is written meanwhile: chunks.write_behind) but runs one
+# batch at a time, as it did under the GIL: numba's workqueue threading layer aborts on concurrent use
+# (a Dask worker with several threads).
+ENGINE_LOCK = threading.Lock()
 
 
 def rules_header(rules: Rules) -> np.ndarray:
@@ -79,8 +85,9 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     pickups = np.zeros(n_games, dtype=np.int16)
     stalled = np.zeros(n_games, dtype=np.int8)
     errors = np.zeros(n_games, dtype=np.int64)
-    en.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating, deck_matrix(decks, rules),
-                  block, places, actions, burns, pickups, stalled, errors)
+    with ENGINE_LOCK:
+        en.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating,
+                      deck_matrix(decks, rules), block, places, actions, burns, pickups, stalled, errors)
     bad = np.flatnonzero(errors)
     if len(bad):
         i = int(bad[0])
