@@ -2,6 +2,7 @@
 """Set up and run idiotsim with nothing but Python 3.11.
 
     python3 dev.py demo   # create .venv, install, run the main tournament
+    python3 dev.py play   # create .venv, install, sit at the table against the bots (idiotsim play ARGS)
     python3 dev.py test   # create .venv, install with test extras, run the whole test suite (2 workers),
                           # which includes the check that every committed report matches its full-size
                           # regeneration (tests/test_shipped_reports.py)
@@ -30,7 +31,7 @@ def ensure_venv() -> None:
     if not (BIN / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run(pip + ["-e", f"{ROOT}[test,dask]"], check=True)
+    subprocess.run(pip + ["-e", f"{ROOT}[test,dask,openspiel,pettingzoo]"], check=True)
     STAMP.write_text(wanted)
 
 
@@ -42,14 +43,23 @@ def demo() -> int:
     return run([str(BIN / "idiotsim"), "demo"])
 
 
+def play() -> int:
+    child = subprocess.Popen([str(BIN / "idiotsim"), "play"] + sys.argv[2:], cwd=ROOT)
+    while True:
+        try:
+            return child.wait()
+        except KeyboardInterrupt:  # Ctrl-C reaches the game too: it saves the game file and ends
+            continue
+
+
 def test() -> int:
     return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
 
 
-COMMANDS = {"demo": demo, "test": test}
+COMMANDS = {"demo": demo, "play": play, "test": test}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
-        sys.exit("usage: python3 dev.py demo | test [pytest args]")
+        sys.exit("usage: python3 dev.py demo | play [play args] | test [pytest args]")
     ensure_venv()
     sys.exit(COMMANDS[sys.argv[1]]())

@@ -25,7 +25,7 @@ import numpy as np
 from idiotsim import observation as ob
 from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
 from idiotsim.cards import BASIC_KEY, RANK_NAMES, card_rank
-from idiotsim.errors import UserError
+from idiotsim.errors import RecordEnds, UserError
 from idiotsim.observation import NR
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
@@ -132,7 +132,10 @@ def replay_decisions(rules: Rules, seats, decks, seed: int, game: int) -> tuple[
         live["round"] = rnd
         events.append(event)
 
-    play_match(decks, rules, [recorder(s) for s in seats], seed, game, observer=observer)
+    try:
+        play_match(decks, rules, [recorder(s) for s in seats], seed, game, observer=observer)
+    except RecordEnds:  # an unfinished game file: its last decision was never answered
+        decisions.pop()
     return events, decisions
 
 

@@ -7,3 +7,8 @@ class UserError(Exception):
 
 class IllegalMoveError(UserError):
     """A strategy returned a move the rules do not allow."""
+
+
+class RecordEnds(Exception):
+    """A replayed game record (a game file of ``idiotsim play``) has no more decisions: the game was
+    left unfinished there. Replays catch it and keep the game so far."""

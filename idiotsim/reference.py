@@ -277,19 +277,28 @@ class Round:
     # ---- playing ---------------------------------------------------------
 
     def run(self) -> RoundResult:
+        seat = self.begin()
+        while not self.over():
+            seat = self.act(self.players[seat])
+        return self.finish()
+
+    def begin(self) -> int:
+        """R6 (the swap), R7/R8 (the starter), V12; returns the seat that acts first."""
         left_of_dealer = (self.dealer + 1) % self.n
         self.swap_phase()
         self.starter = self.choose_starter(left_of_dealer)
         if self.rules.opening_lowest:  # V12
             ordinary = [card_rank(c) for c in self.players[self.starter].hand if is_ordinary(card_rank(c))]
             self.must_play = min(ordinary) if ordinary else -1
-        seat = self.starter
-        stalled = False
-        while self.players_in() > 1:  # R18
-            if self.actions >= self.rules.action_limit:  # R20
-                stalled = True
-                break
-            seat = self.act(self.players[seat])
+        return self.starter
+
+    def over(self) -> bool:
+        """R18: one player left; R20: the action limit, checked before each action."""
+        return self.players_in() <= 1 or self.actions >= self.rules.action_limit
+
+    def finish(self) -> RoundResult:
+        """The places of an ended round (R18, R20) and its end event."""
+        stalled = self.players_in() > 1
         places = self.final_places(stalled)
         self.emit({"round": self.round_no, "action": "end", "places": places, "stalled": stalled})
         return RoundResult(places, stalled, self.actions, self.burns, self.pickups)
@@ -470,8 +479,12 @@ def play_match(decks, rules: Rules, seats, seed: int = 0, game: int = 0, observe
         result = rnd.run()
         rounds.append(result)
         totals = [t + p for t, p in zip(totals, result.places)]
-        if rules.idiot_deals:  # V8: the Idiot of this round deals the next
-            dealer = result.places.index(n)
-        else:  # R7: the deal moves one seat left
-            dealer = (dealer + 1) % n
+        dealer = next_dealer(rules, dealer, result.places)
     return MatchResult(match_positions(totals), totals, rounds, events)
+
+
+def next_dealer(rules: Rules, dealer: int, places: list) -> int:
+    """Who deals the next round: the Idiot of this one (V8), else the seat left of the dealer (R7)."""
+    if rules.idiot_deals:
+        return places.index(rules.players)
+    return (dealer + 1) % rules.players

@@ -72,6 +72,8 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     game, in order) is given; its strategies draw from (seed, game_ids[i]) streams.
     Raises IllegalMoveError naming the first game (in order) with an illegal move.
     """
+    if any(plays_in_python(s) for s in strategies):
+        return play_seated_reference(rules, strategies, seed, game_ids, deal_ids, seating, decks)
     distinct, index = distinct_strategies(strategies)
     fns, is_basic, params = strategy_inputs(distinct)
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
@@ -95,6 +97,32 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
         label = strategies[seating[i, seat]].label
         raise IllegalMoveError(illegal_message(label, seat, int(game_ids[i]), seed, int(errors[i] // 16)))
     return dict(places=places, actions=actions, burns=burns, pickups=pickups, stalled=stalled.astype(bool))
+
+
+def plays_in_python(seat_strategy) -> bool:
+    """A strategy without a compiled decision function (an OpenSpiel bot, say): its games are played
+    on the reference engine, which calls a strategy's Python function."""
+    return not hasattr(seat_strategy.strategy.decide, "signatures")
+
+
+def play_seated_reference(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating, decks=None) -> dict:
+    """`play_seated` on the reference engine, game after game: the same decks, random streams and results."""
+    from idiotsim.reference import play_match
+    from idiotsim.rng import shuffled_deck
+    n_games = len(game_ids)
+    places = np.zeros((n_games, rules.players), dtype=np.int8)
+    stats = {name: np.zeros(n_games, dtype=dtype) for name, dtype in
+             (("actions", np.int32), ("burns", np.int16), ("pickups", np.int16), ("stalled", bool))}
+    for i, (game, deal) in enumerate(zip(np.asarray(game_ids).tolist(), np.asarray(deal_ids).tolist())):
+        if decks is not None:
+            game_decks = decks[i * rules.rounds: (i + 1) * rules.rounds]
+        else:
+            game_decks = [shuffled_deck(seed, deal, r, rules.decks) for r in range(rules.rounds)]
+        result = play_match(game_decks, rules, [strategies[int(k)] for k in seating[i]], seed, game)
+        places[i] = result.places
+        for name in stats:
+            stats[name][i] = getattr(result, name)
+    return dict(places=places, **stats)
 
 
 def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, decks=None,

@@ -126,12 +126,18 @@ def _registered(name: str) -> Strategy:
 
 
 def load_strategy(spec: str) -> SeatStrategy:
-    """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]`` or a preset
-    file ``path/to/best.toml``."""
+    """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]``, a preset
+    file ``path/to/best.toml`` or a learned model file ``path/to/model.npz[:knob=v,...]``."""
     spec = spec.strip()
     if spec.endswith(".toml"):
         return load_preset_file(spec)
-    if ".py:" in spec:
+    if spec.startswith(OPENSPIEL_PREFIX):
+        return _load_openspiel(spec)
+    if ".npz" in spec:  # a learned model file (strategies/learned.py), knobs after a colon
+        from idiotsim.strategies.learned import model_file_strategy
+        path, _, knob_text = spec.partition(".npz")
+        strategy, name, knob_text = model_file_strategy(path + ".npz"), "learned", knob_text.removeprefix(":")
+    elif ".py:" in spec:
         path, _, rest = spec.partition(".py:")
         name, _, knob_text = rest.partition(":")
         strategy = _load_from_file(path + ".py", name)
@@ -146,6 +152,22 @@ def load_strategy(spec: str) -> SeatStrategy:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(f"strategy {spec!r} does not compile with the strategy signature: {first}") from None
     return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
+
+
+OPENSPIEL_PREFIX = "openspiel:"  # an OpenSpiel bot as a seat: ``openspiel:ismcts:simulations=1000``
+
+
+def _load_openspiel(spec: str) -> SeatStrategy:
+    """An OpenSpiel bot (idiotsim.interop.bots), from the optional ``openspiel`` extra: only a spec
+    that names one imports it."""
+    try:
+        from idiotsim.interop.bots import openspiel_family
+    except ImportError as e:
+        raise UserError(f"strategy {spec!r} needs OpenSpiel ({e.name} is not installed): "
+                        "pip install 'idiotsim[openspiel]'") from None
+    name, _, knob_text = spec[len(OPENSPIEL_PREFIX):].partition(":")
+    strategy = openspiel_family(name)
+    return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(_parse_knobs(strategy, knob_text)))
 
 
 def load_preset_file(path) -> SeatStrategy:

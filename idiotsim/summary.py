@@ -266,18 +266,20 @@ def same_player_groups(specs: list, rules: dict, players: int) -> list[list[str]
     PROBE_GAMES probe games in which each sits in seat 0 against `basic` opponents, same deals and draws."""
     from idiotsim.errors import UserError
     from idiotsim.rules import Rules
-    from idiotsim.simulate import play_seated
+    from idiotsim.simulate import play_seated, plays_in_python
     from idiotsim.strategy_api import load_strategy
     labels = unique_labels(specs)
     try:
         strategies = [load_strategy(spec) for spec in specs] + [load_strategy("basic")]
     except UserError:  # a strategy file moved away since the tournament ran
         return []
+    probed = [i for i in range(len(specs)) if not plays_in_python(strategies[i])]  # Python speed: too slow to probe
+    labels, strategies = [labels[i] for i in probed], [strategies[i] for i in probed] + strategies[-1:]
     for strategy, label in zip(strategies, labels + ["basic opponent"]):
         object.__setattr__(strategy, "label", label)
-    ids = np.tile(np.arange(PROBE_GAMES, dtype=np.int64), len(specs))
-    seating = np.full((len(ids), players), len(specs), dtype=np.int8)
-    seating[:, 0] = np.repeat(np.arange(len(specs)), PROBE_GAMES)
+    ids = np.tile(np.arange(PROBE_GAMES, dtype=np.int64), len(labels))
+    seating = np.full((len(ids), players), len(labels), dtype=np.int8)
+    seating[:, 0] = np.repeat(np.arange(len(labels)), PROBE_GAMES)
     out = play_seated(Rules(**{**rules, "players": players}), strategies, 0, ids, ids, seating)
     results = np.column_stack([out["places"], out["actions"], out["burns"], out["pickups"]])
     groups: dict = {}

@@ -467,7 +467,9 @@ class Strategy:
     ``fair``: False for a player that sees hidden cards (marked in every listing).
     ``presets``: preset name -> knob values (a ``Preset`` carries a summary too).
     ``work``: None for a player about as fast as ``basic``; else a function of the knob values
-    giving a game's cost, in games of ``basic``, when one seat plays it (``idiotsim.work``)."""
+    giving a game's cost, in games of ``basic``, when one seat plays it (``idiotsim.work``).
+    ``weights``: None, or a function of the knob values giving a block of numbers that ``params``
+    appends after the knobs (the `learned` family's model: thousands of numbers, not knobs)."""
     name: str
     decide: object
     description: str
@@ -478,7 +480,11 @@ class Strategy:
     looks_at: tuple = ("own cards", "pile")
     fair: bool = True  # False: sees hidden cards (an upper bound for experiments, never a real player)
     work: object = None  # params -> cost of a game with one seat of it, in games of basic; None: 1
+    weights: object = None  # knob values -> numbers appended to params after the knobs (a learned model)
 
     def params(self, values: dict | None = None) -> np.ndarray:
         values = values or {}
-        return np.array([float(values.get(k.name, k.default)) for k in self.knobs], dtype=np.float64)
+        knobs = np.array([float(values.get(k.name, k.default)) for k in self.knobs], dtype=np.float64)
+        if self.weights is None:
+            return knobs
+        return np.concatenate([knobs, np.asarray(self.weights(values), dtype=np.float64)])

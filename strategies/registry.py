@@ -4,10 +4,10 @@
 ``STRATEGIES`` maps every family name and every preset name to its family's
 ``Strategy``. To ship a new family, add its module's ``STRATEGY`` to ``FAMILIES``.
 """
-from idiotsim.strategies import basic, counter, heuristic, randomplay, search, weighted
+from idiotsim.strategies import basic, counter, heuristic, learned, randomplay, search, weighted
 
 FAMILIES = (basic.STRATEGY, randomplay.STRATEGY, heuristic.STRATEGY, counter.STRATEGY, weighted.STRATEGY,
-            search.STRATEGY, search.PERFECT_INFO)
+            search.STRATEGY, search.PERFECT_INFO, learned.STRATEGY)
 
 
 def names_of(families) -> dict:

@@ -13,3 +13,16 @@ def test_every_subpackage_is_installed():
     assert set(setuptools["packages"]) == found | {"idiotsim.strategies"}
     assert setuptools["package-dir"] == {"idiotsim.strategies": "strategies"}
     assert not (ROOT / "idiotsim" / "strategies").exists()  # one home: the top-level strategies/ folder
+
+
+def test_the_main_path_imports_no_optional_interop_dependency():
+    """OpenSpiel, PettingZoo and Gymnasium are extras: only idiotsim.interop and an `openspiel:` spec import them."""
+    import subprocess
+    import sys
+    code = ("import sys; from idiotsim.tournament import run_tournament, TournamentConfig; "
+            "import idiotsim.cli, idiotsim.runner, idiotsim.summary, idiotsim.simulate, idiotsim.experiments.report; "
+            "from idiotsim.strategy_api import load_strategy; load_strategy('search'); "
+            "print(sorted(m for m in ('pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'idiotsim.interop') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

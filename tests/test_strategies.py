@@ -643,7 +643,7 @@ def test_docs_example_is_a_complete_strategy_in_15_lines(tmp_path, capsys):
                   "--strategies", f"{path}:BURNER,basic,{path}:BURNER:min_pile=20,basic"])
     captured = capsys.readouterr()
     assert exc.value.code == 0, captured.err
-    assert "placements (500 games" in captured.out
+    assert "Placements (500 games" in captured.out
 
 
 @pytest.mark.parametrize("variant", ["default", "V5 chance", "V12 opening_lowest", "V6 ten_only_on_lower",

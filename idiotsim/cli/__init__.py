@@ -10,14 +10,23 @@
 - ``check``: check-strategy SPEC
 - ``analyze``: analyze (every move of a position, judged by search)
 - ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
+- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
+- ``sit``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
+- ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
+  plain text when piped
+
+Help text comes from each command's docstring, one line per paragraph (``app.unwrapped_help``), so it
+wraps to the terminal; option help is one string per option.
 
 A new command is a function in one of these modules (or a new one), added to
 ``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
 """
-from idiotsim.cli import analyze, check, optimize, play, report, strategy_list, tournaments
+from idiotsim.cli import analyze, check, learn, optimize, play, report, sit, strategy_list, tournaments
 from idiotsim.cli.app import add_command, app, main
 
 COMMANDS = {
+    "play": sit.play,
+    "review": sit.review,
     "trace": play.trace,
     "run": play.run,
     "deal": play.deal,
@@ -29,6 +38,7 @@ COMMANDS = {
     "report": report.report,
     "analyze": analyze.analyze,
     "optimize": optimize.optimize,
+    "learn": learn.learn,
 }
 
 for _name, _function in COMMANDS.items():

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_seed,
+from idiotsim.cli.options import (GameFileOpt, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_seed,
                                   load_rules_option, load_seats)
 from idiotsim.cli.play import DeckOpt, load_deck_matches, seeded_match
 from idiotsim.errors import UserError
@@ -40,12 +40,13 @@ def analyze(
     save_position: Annotated[Optional[str], typer.Option(
         "--save-position", metavar="FILE.toml", help="Also write the position as a position file (to edit, then analyze).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,
+    game_file: GameFileOpt = None,
 ) -> None:
     """Judge every legal move of a position: mean place and win rate of each (95% CIs), and its
     paired difference to the best move on the same sampled states.
 
     The position is the decision on trace line --action of a game (--seed S [--game I] [--deal D]
-    or --deck FILE, played by --strategies), or a position file.
+    or --deck FILE, played by --strategies; or --game-file FILE of `idiotsim play`), or a position file.
     """
     from idiotsim import analyze as an
     if rollouts is not None and precision is not None:
@@ -55,7 +56,11 @@ def analyze(
     if precision is not None and not precision > 0:
         raise UserError(f"--precision must be a positive half-width (in places), got {precision}")
     check_seed(search_seed, "--search-seed")
-    position = _position(position_file, players, strategies, seed, game, deal, deck, action, rules_file, rule)
+    if game_file is not None:
+        position = _game_file_position(game_file, position_file, action, seed, game, deal, deck, rules_file, rule,
+                                       players)
+    else:
+        position = _position(position_file, players, strategies, seed, game, deal, deck, action, rules_file, rule)
     if save_position is not None:
         _write_position(save_position, an.position_toml(position))
     result = an.analysis(position, rollouts or DEFAULT_ROLLOUTS, precision, search_seed)
@@ -88,6 +93,23 @@ def _position(position_file, players, strategies, seed, game, deal, deck, action
     else:  # the first match of the deck file, played as game 0 with seed 0 (as trace plays it)
         run_seed, game_index, decks = 0, 0, load_deck_matches(deck, rules)[0]
     return an.position_from_game(rules, seats, decks, run_seed, game_index, action)
+
+
+def _game_file_position(game_file, position_file, action, *game_flags):
+    """The decision on trace line --action of a game file's replay (its own seats, decks and rules)."""
+    from idiotsim import analyze as an
+    from idiotsim.table import gamefile
+    names = ("--seed", "--game", "--deal", "--deck", "--rules", "--rule", "--players")
+    given = [name for name, value in zip(names, game_flags) if value not in (None, [])]
+    if position_file is not None:
+        given.insert(0, "the position file")
+    if given:
+        raise UserError(f"a game file holds the whole game: drop {', '.join(given)}")
+    if action is None:
+        raise UserError("give --action L: the trace line of the decision to analyze")
+    record = gamefile.load(game_file)
+    return an.position_from_game(record.rules, gamefile.replay_seats(record), record.decks, record.seed,
+                                 record.game, action)
 
 
 def _write_position(path: str, text: str) -> None:

@@ -5,6 +5,7 @@ program with ``error: <message>`` and exit code 2 -- never a traceback.
 """
 from __future__ import annotations
 
+import inspect
 import sys
 
 import typer
@@ -46,8 +47,15 @@ app = typer.Typer(
 )
 
 
+def unwrapped_help(docstring: str | None) -> str:
+    """A docstring as help text: each paragraph on one line, so the help wraps to the terminal's width
+    (typer's rich help keeps a docstring's line breaks, which break sentences mid-line)."""
+    paragraphs = inspect.cleandoc(docstring or "").split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs if p.strip())
+
+
 def add_command(name: str, function) -> None:
-    app.command(name, cls=Command)(function)
+    app.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
 
 
 def _one_line(message: str) -> str:

@@ -38,6 +38,9 @@ GameOpt = Annotated[Optional[int], typer.Option(
     "--game", metavar="I", help="Game index under --seed (default 0).")]
 GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Number of games to play.")]
 OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Results folder (Parquet, one file per chunk).")]
+GameFileOpt = Annotated[Optional[str], typer.Option(
+    "--game-file", metavar="FILE", help="A game file of `idiotsim play`: its rules, seats, decks and every "
+                                        "decision (replaces the other game and rules flags).")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(
     "--threads", metavar="T", help="Engine threads (default: all cores, or NUMBA_NUM_THREADS).")]
 ClusterOpt = Annotated[Optional[str], typer.Option(

@@ -12,7 +12,7 @@ import typer
 
 from idiotsim.cards import read_deck_file
 from idiotsim.chunks import executor_from_flags
-from idiotsim.cli.options import (ClusterOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
+from idiotsim.cli.options import (ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
                                   RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
                                   check_games, check_seed, load_rules_option,
                                   load_seats, set_threads)
@@ -83,12 +83,24 @@ def trace(
     rule: RuleOpt = None,
     pretty: Annotated[bool, typer.Option("--pretty", help="Show the game for a person instead of JSON Lines.")] = False,
     engine: EngineOpt = Engine.reference,
+    game_file: GameFileOpt = None,
 ) -> None:
     """Play games and print their trace (JSON Lines, docs/trace.md).
 
     Give exactly one of --deck FILE (every match in the file, game index =
-    match number, seed 0) or --seed S [--game I] (decks shuffled from the seed).
+    match number, seed 0), --seed S [--game I] (decks shuffled from the seed)
+    or --game-file FILE (a game of `idiotsim play`, replayed decision by decision).
     """
+    if game_file is not None:
+        given = [name for name, value in (("--deck", deck), ("--seed", seed), ("--game", game), ("--deal", deal),
+                                          ("--rules", rules_file), ("--rule", rule), ("--players", players))
+                 if value not in (None, [])]
+        if given:
+            raise UserError(f"a game file holds the whole game: drop {', '.join(given)}")
+        if engine == Engine.numba:
+            raise UserError("a game file replays on the reference engine: drop --engine numba")
+        _trace_game_file(game_file, pretty)
+        return
     if (deck is None) == (seed is None):
         raise UserError("give exactly one of --deck FILE and --seed S "
                         f"({'both were given' if deck is not None else 'neither was given'})")
@@ -116,6 +128,22 @@ def trace(
         else:
             lines = trace_lines(result.events)
         sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
+
+
+def _trace_game_file(path: str, pretty: bool) -> None:
+    """The trace of a game file (up to its last decision when the game was left unfinished)."""
+    from idiotsim.table import gamefile
+    record = gamefile.load(path)
+    events, result = gamefile.replay(record)
+    if not pretty:
+        lines = trace_lines(events)
+    else:
+        seats = [SimpleNamespace(label=label) for label in record.seats]
+        lines = pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok())
+        if not result.finished:
+            lines.append("(the game file ends here: the game was left unfinished)")
+    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
     sys.stdout.flush()
 
 
@@ -160,20 +188,9 @@ def run(
 
 
 def print_seat_table(out_dir, players: int) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    from idiotsim.cli.render import print_placements
     from idiotsim.results import scan, seat_table
-    frame = seat_table(scan(out_dir), players)
-    table = Table(title=f"placements ({frame['games'][0]:,} games, results in {out_dir})")
-    for column in ("seat", "strategy", "mean place", "win rate", "Idiot rate"):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    for row in frame.iter_rows(named=True):
-        table.add_row(str(row["seat"]), row["strategy"], f"{row['mean_place']:.4f}",
-                      f"{row['win_rate']:.2%}", f"{row['idiot_rate']:.2%}")
-    console = Console()
-    console.print(table)
-    console.print(f"stall rate: {frame['stall_rate'][0]:.4%}")
+    print_placements(seat_table(scan(out_dir), players), out_dir)
 
 
 def deal(

@@ -87,13 +87,14 @@ def _check_reports(specs_dir, executor) -> None:
 
 def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor) -> None:
     from idiotsim import experiments
+    from idiotsim.cli.render import print_report
     started = time.perf_counter()
     last = [started]
 
     def log(report) -> None:
         now = time.perf_counter()
         print(f"{report.files[0]}: {report.games:,} games, {now - last[0]:.1f} s", file=sys.stderr)
-        print(f"  {report.answer}")
+        print_report(report)
         last[0] = now
 
     if all_specs:

@@ -47,15 +47,14 @@ class ProgressBar:
 
 
 def report_tournament(out_dir) -> None:
-    """Summarize a tournament folder: Markdown, CSV and plots into it, the table to stdout."""
+    """Summarize a tournament folder: Markdown, CSV and plots into it, its tables to the terminal."""
+    from idiotsim.cli.render import print_summary
     from idiotsim.plots import write_plots
-    from idiotsim.summary import summarize, to_markdown, write_summary
+    from idiotsim.summary import summarize, write_summary
     summary = summarize(out_dir)
     write_summary(summary, out_dir)
     write_plots(summary, out_dir)
-    sys.stdout.write(to_markdown(summary, f"Tournament {out_dir}"))
-    sys.stdout.write(f"\nsummary.md, CSV tables and plots written to {out_dir}\n")
-
+    print_summary(summary, out_dir)
 
 
 def tournament(

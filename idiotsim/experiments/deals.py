@@ -11,7 +11,7 @@ from idiotsim.errors import UserError
 from idiotsim.experiments.design import Rendered
 from idiotsim.experiments.play import Played, play_deals, point_cost
 from idiotsim.experiments.plots import plot
-from idiotsim.experiments.report import csv_text, headline, markdown
+from idiotsim.experiments.report import csv_text, headline, main_figures, markdown
 from idiotsim.experiments.spec import Point, Spec
 
 QUICK_GAMES = 4_000  # games per point with --quick, at the cost of basic (fewer for costly seats: quick_games)
@@ -56,7 +56,7 @@ class DealDesign(ABC):
         spec = played.spec
         png = plot(self, spec, rows, Path(out_dir) / f"{spec.name}.png")
         return Rendered(markdown(self, played, rows, png.name), csv_text(self, spec, rows), headline(self, spec, rows),
-                        sum(r.games for r in rows), [png])
+                        sum(r.games for r in rows), [png], table=main_figures(self, spec, rows))
 
     # ---- play ------------------------------------------------------------------------
 

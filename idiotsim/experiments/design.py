@@ -11,12 +11,26 @@ from idiotsim.experiments.spec import Spec
 
 @dataclass(frozen=True)
 class Rendered:
-    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote."""
+    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote, and for
+    the terminal (``idiotsim.cli.render``) the tournament summary behind a leaderboard or the main
+    figures as a `CellTable`."""
     markdown: str
     csv: str
     answer: str
     games: int
     files: list = field(default_factory=list)
+    summary: object = None  # idiotsim.summary.Summary
+    table: CellTable | None = None
+
+
+@dataclass(frozen=True)
+class CellTable:
+    """A table as formatted cells: its title, (header, justify) per column, the rows of cells, and the
+    columns a narrow terminal may leave out."""
+    title: str
+    columns: list
+    rows: list
+    optional: tuple = ()
 
 
 class Design(Protocol):

@@ -30,7 +30,7 @@ from idiotsim import observation as ob
 from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
 from idiotsim.cards import TEN, TWO
 from idiotsim.chunks import Executor, map_in_order
-from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.design import CellTable, Rendered
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, format_number, format_percent, rules_text
 from idiotsim.observation import NR
@@ -204,7 +204,17 @@ class DisagreementDesign:
 
     def render(self, played: PlayedDisagreement, rows: list, out_dir: Path) -> Rendered:
         answer = _answer(played, rows)
-        return Rendered(_markdown(played, rows, answer), _csv(rows), answer, played.games)
+        return Rendered(_markdown(played, rows, answer), _csv(rows), answer, played.games, table=_main_figures(rows))
+
+
+def _main_figures(rows: list) -> CellTable:
+    """The numbers table for the terminal (NAME.md has it with its notes)."""
+    columns = [("kind", "left"), ("decisions", "left"), ("disagreements", "right"),
+               ("share of those decisions (95% CI)", "right"), ("value, places (95% CI)", "right"), ("Holm p", "right")]
+    cells = [[r.kind, r.decisions, f"{r.disagreements:,}", _share_text(r.share), _value_text(r.value, holm=False),
+              format_p(r.value.p_holm)] for r in rows]
+    return CellTable("The search's move against basic's where they differ (value: mean place after the search's "
+                     "move minus after basic's; negative: the search's move is better)", columns, cells, optional=(1,))
 
 
 def _too_few(value: Interval) -> bool:

@@ -67,7 +67,7 @@ class LeaderboardDesign:
         write_plots(summary, folder)
         answer = _answer(summary)
         return Rendered(_markdown(spec, summary, answer, played.quick), _csv(summary), answer, summary.games,
-                        [folder])
+                        [folder], summary)
 
 
 def _answer(summary) -> str:

@@ -11,10 +11,13 @@ import csv
 import io
 import math
 
+from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.play import MIN_DIFFERING_DEALS, Played
 from idiotsim.experiments.spec import Spec
-from idiotsim.experiments.text import capitalised, csv_value, format_interval, format_number, rules_text
+from idiotsim.experiments.text import (capitalised, csv_value, digits_for, format_interval, format_number,
+                                      format_points_interval, rules_text, short_label)
 from idiotsim.rules import Rules
+from idiotsim.stats import format_p
 
 
 MULTIPLICITY_RULE = (
@@ -55,6 +58,17 @@ def markdown(design, played: Played, rows: list, plot_name: str) -> str:
               f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
               f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
     return "\n".join(lines)
+
+
+def main_figures(design, spec: Spec, rows: list) -> CellTable:
+    """The differences in mean place and win rate at every setting, for the terminal (NAME.md has them all)."""
+    d = max(digits_for(r.place_diff.half) for r in rows)
+    columns = [("setting", "left"), ("deals", "right"), ("mean place difference (95% CI)", "right"),
+               ("Holm p", "right"), ("win rate difference, points (95% CI)", "right"), ("Holm p", "right")]
+    cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d),
+              format_p(r.place_diff.p_holm), format_points_interval(r.win_diff), format_p(r.win_diff.p_holm)]
+             for p, r in zip(spec.points, rows)]
+    return CellTable(f"{design.effect_words} (a negative mean place is better)", columns, cells, optional=(1,))
 
 
 def setup_lines(design, spec: Spec) -> list[str]:

@@ -26,6 +26,8 @@ class Written:
     answer: str
     files: list
     games: int
+    summary: object = None  # a leaderboard's idiotsim.summary.Summary
+    table: object = None  # the main figures of a deal design (idiotsim.experiments.design.CellTable)
 
 
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
@@ -37,7 +39,7 @@ def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
     csv = write_atomic(out / f"{spec.name}.csv", report.csv)
-    return Written(spec, report.answer, [md, csv, *report.files], report.games)
+    return Written(spec, report.answer, [md, csv, *report.files], report.games, report.summary, report.table)
 
 
 def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log=None,

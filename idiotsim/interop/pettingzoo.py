@@ -1,0 +1,162 @@
+"""Idiot as a PettingZoo AEC environment, played by the project's reference engine (a ``Table``).
+
+    from idiotsim.interop.pettingzoo import env
+    e = env(players=4, low_rank=7)          # any rules field of docs/rules.md
+    e.reset(seed=7)                          # the deal of `idiotsim trace --seed 7 --game 0`
+
+- Agents ``player_0`` .. ``player_{n-1}`` are the seats. The observation of an agent is a dict:
+  ``observation`` (int64: the project's observation of the seat, idiotsim.observation, then its
+  13 hand counts, then its swap once chosen, 1 + the swap's action id, else 0) and
+  ``action_mask`` (int8 over the fixed action space of idiotsim.interop.actions; all zero for an
+  agent that is not to act).
+- ``reset(seed=S)`` deals the decks of game 0 of seed S as ``idiotsim trace --seed S --game 0``
+  does (splitmix64 streams, idiotsim.rng); each later reset without a seed plays the next game
+  (1, 2, ...) of the same seed, and ``options={"game": I}`` picks game I.
+- Rewards: at the end, place p of n is worth (n + 1 - 2p) / (n - 1), as in the OpenSpiel game. In a
+  one-round game an agent is terminated (and then removed) as it goes out, with its reward; in a
+  match of several rounds (V4) every agent is terminated when the match ends (its position is
+  settled only then).
+- ``render()`` prints the events so far as ``idiotsim trace --pretty`` does.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from idiotsim import observation as ob
+from idiotsim.cards import NUM_RANKS
+from idiotsim.interop import actions as act
+from idiotsim.interop.table import DEALING, OVER, SWAPPING, Table
+from idiotsim.rng import shuffled_deck
+from idiotsim.rules import Rules
+
+OBSERVATION_SIZE = ob.OBS_SIZE + NUM_RANKS + 1
+OBSERVATION_HIGH = 10_000_000  # the largest value of any field (ACTION_LIMIT's bound, idiotsim.rules)
+
+
+def env(players: int = 4, render_mode: str | None = None, **rules):
+    """The environment with PettingZoo's usual wrappers for classic games."""
+    from pettingzoo.utils import wrappers
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        raw_env(players=players, render_mode=render_mode, **rules)))
+
+
+def utility(place: int, players: int) -> float:
+    return (players + 1 - 2 * place) / (players - 1)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    metadata = {"render_modes": ["human", "ansi"], "name": "idiot_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, render_mode: str | None = None, **rules):
+        super().__init__()
+        self.rules = Rules(players=players, **rules)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        box = spaces.Box(-1, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.int64)
+        mask = spaces.Box(0, 1, (act.NUM_ACTIONS,), np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(act.NUM_ACTIONS) for a in self.possible_agents}
+        self.seed, self.game = None, -1
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ---- the episode ---------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.seed, self.game = int(seed), 0
+        elif self.seed is None:
+            self.seed, self.game = int(np.random.SeedSequence().entropy % 2 ** 63), 0
+        else:
+            self.game += 1
+        if options and "game" in options:
+            self.game = int(options["game"])
+        self.table = Table(self.rules)
+        self._deal()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._last = {a: np.zeros(OBSERVATION_SIZE, np.int64) for a in self.agents}
+        self.agent_selection = self.possible_agents[self.table.current_seat()]
+
+    def _deal(self) -> None:
+        """The next round's deck of this game (`idiotsim trace --seed S --game I`)."""
+        deck = shuffled_deck(self.seed, self.game, self.table.round_no - 1, self.rules.decks)
+        self.table.deal_deck(deck)
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        table = self.table
+        if table.round is not None:
+            vector = np.zeros(OBSERVATION_SIZE, np.int64)
+            vector[:ob.OBS_SIZE] = table.observation(seat)
+            vector[ob.OBS_SIZE: ob.OBS_SIZE + NUM_RANKS] = table.hand(seat)
+            if table.phase == SWAPPING and seat < len(table.swaps):
+                vector[-1] = 1 + act.to_action(ob.SWAP, table.swaps[seat])
+            self._last[agent] = vector
+        mask = np.zeros(act.NUM_ACTIONS, np.int8)
+        if agent == self.agent_selection and table.current_seat() == seat and not self.terminations[agent]:
+            decision = table.decision()
+            mask[[act.to_action(decision, m) for m in table.legal_moves()]] = 1
+        return {"observation": self._last[agent].copy(), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        legal = [act.to_action(table.decision(), m) for m in table.legal_moves()]
+        if int(action) not in legal:
+            raise ValueError(f"{agent}: action {action} ({act.action_text(int(action))}) is not legal now")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        table.apply(act.to_move(int(action)))
+        if table.phase == DEALING:
+            self._deal()
+        self._settle()
+        if table.phase != OVER:
+            self.agent_selection = self.possible_agents[table.current_seat()]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """Terminate every agent whose place is settled, with its reward."""
+        table, n = self.table, self.rules.players
+        if table.phase == OVER:
+            settled = dict(enumerate(table.places()))
+        elif self.rules.rounds == 1 and table.round is not None:
+            settled = {p.seat: p.place for p in table.round.players if p.place}
+        else:
+            settled = {}
+        for seat, place in settled.items():
+            agent = self.possible_agents[seat]
+            if agent in self.terminations and not self.terminations[agent]:
+                self.terminations[agent] = True
+                self.rewards[agent] = utility(place, n)
+
+    def render(self):
+        from idiotsim.cli.trace_output import pretty_lines
+        result = SimpleNamespace(events=self.table.events, totals=self.table.totals, places=self.table.places())
+        seats = [SimpleNamespace(label=a) for a in self.possible_agents]
+        text = "\n".join(pretty_lines(result, self.rules, seats, self.seed, self.game))
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+
+    def close(self):
+        pass

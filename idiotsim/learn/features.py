@@ -1,0 +1,271 @@
+"""The learned player's inputs: ONE feature function of (observation, own hand, candidate move), used
+when training data is read and when the player decides, so training and play cannot disagree.
+
+Everything comes from what the deciding seat may know: the public observation and its own hand.
+A decision's inputs are two parts:
+
+- the **state part** (`state_features`, STATE_FEATURES values, computed once per decision): own hand
+  and face-up rank counts, own blind cards, the pile (rank counts, top, run, size), burned cards,
+  unseen cards by rank (talon, blind rows, opponents' unknown hand cards), the talon, the player count,
+  the source, and each of the next MAX_OPPONENTS opponents in seat order from the left (in, hand /
+  face-up / blind sizes, threat, face-up and publicly known hand rank counts);
+- the **move part** (`move_features`, MOVE_FEATURES values, one per candidate move): its kind (play,
+  pickup, V5 chance), rank, count, V11 extras, copies kept, share of the source emptied, whether it
+  burns (R16.2, V10) and how big a pile, the new top's strength, the share of the unseen cards and
+  the known cards of the next player that may follow it, the pile left for the next player, the pile
+  a pickup takes, and whether it is `basic`'s move.
+
+`counting` = 0 gives the inputs of a player who does not count cards: the pile's rank counts are
+only its visible top run, nothing is burned, no hand card of an opponent is known, and a rank's
+unseen count is every copy not in sight now (own hand, every face-up row, the pile's top run).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from idiotsim.cards import BASIC_KEY, SIX, TEN
+from idiotsim.jit import kernel
+from idiotsim.observation import (BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, DECKS, FACEUP,
+                                  FACEUP_SIZE, HAND_SIZE, KNOWN, LOW_RANK, NR, PILE_COUNTS, PILE_RUN,
+                                  PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
+                                  TALON_SIZE, TEN_ONLY_ON_LOWER)
+from idiotsim.toolkit import CHANCE, PICKUP, legal_mask
+
+STRENGTH = BASIC_KEY / (NR - 1)  # a rank's place in basic's key 3 < .. < A < 2 < 10, scaled 0..1
+CARDS = 4.0  # counts are scaled by the copies of a rank in one deck
+PILE_SCALE = 20.0
+
+# ---- the state part: offsets ----
+S_HAND = 0                      # 13 own hand counts / 4
+S_FACEUP = S_HAND + NR          # 13 own face-up counts / 4
+S_BLIND = S_FACEUP + NR         # own blind cards / 3
+S_PILE = S_BLIND + 1            # 13 pile counts / 4
+S_TOP = S_PILE + NR             # 13 one-hot pile top, then 1 for an empty pile
+S_RUN = S_TOP + NR + 1          # pile run / 4
+S_PILE_SIZE = S_RUN + 1         # pile size / 20
+S_BURNED = S_PILE_SIZE + 1      # 13 burned counts / 4
+S_UNSEEN = S_BURNED + NR        # 13 unseen counts / 4
+S_TALON = S_UNSEEN + NR         # talon size / 20, then talon > 0
+S_PLAYERS = S_TALON + 2         # one-hot 2..5 players (more count as 5)
+S_SOURCE = S_PLAYERS + 4        # playing from the face-up row
+S_OPPONENTS = S_SOURCE + 1      # per opponent, in seat order from the left: OPPONENT_WIDTH values
+O_IN, O_HAND, O_FACEUP_SIZE, O_BLIND, O_THREAT, O_KNOWN_TOTAL, O_FACEUP, O_KNOWN = 0, 1, 2, 3, 4, 5, 6, 6 + NR
+OPPONENT_WIDTH = 6 + 2 * NR
+MAX_OPPONENTS = 4  # the seats after the deciding one that have inputs (all of them up to 5 players)
+STATE_FEATURES = S_OPPONENTS + MAX_OPPONENTS * OPPONENT_WIDTH
+
+# ---- the move part: offsets ----
+(M_PLAY, M_PICKUP, M_CHANCE, M_BASIC, M_COUNT, M_EXTRA, M_KEPT, M_SHARE, M_EMPTIES, M_BURN, M_BURN_PILE,
+ M_NEW_TOP, M_UNSEEN_FOLLOW, M_NEXT_FOLLOW, M_PILE_AFTER, M_TAKEN, M_TAKEN_STRENGTH, M_NEXT_THREAT,
+ M_RANK) = range(19)
+MOVE_FEATURES = M_RANK + NR
+
+# ---- the swap (R6): a candidate choice of 3 face-up cards of the 6 ----
+SW_FACEUP, SW_HAND, SW_FACEUP_PAIR, SW_HAND_PAIR = 0, NR, 2 * NR, 2 * NR + 1  # rank counts / 3; pairs
+SWAP_FEATURES = 2 * NR + 2
+
+
+@kernel
+def unseen_count(obs, hand, rank, counting):
+    """Copies of `rank` the deciding seat has not seen (counting=0: not in sight now)."""
+    seat = obs[SEAT]
+    c = CARDS * obs[DECKS] - hand[rank]
+    for s in range(obs[PLAYERS]):
+        c -= obs[FACEUP + s * NR + rank]
+        if counting and s != seat:
+            c -= obs[KNOWN + s * NR + rank]
+    if counting:
+        c -= obs[BURNED + rank] + obs[PILE_COUNTS + rank]
+    elif rank == obs[PILE_TOP]:
+        c -= obs[PILE_RUN]
+    return max(c, 0.0)
+
+
+@kernel
+def state_features(obs, hand, counting, x):
+    """The state part of a decision into x[:STATE_FEATURES]."""
+    for i in range(STATE_FEATURES):
+        x[i] = 0.0
+    seat = obs[SEAT]
+    n = obs[PLAYERS]
+    top = obs[PILE_TOP]
+    for r in range(NR):
+        x[S_HAND + r] = hand[r] / CARDS
+        x[S_FACEUP + r] = obs[FACEUP + seat * NR + r] / CARDS
+        if counting:
+            x[S_PILE + r] = obs[PILE_COUNTS + r] / CARDS
+            x[S_BURNED + r] = obs[BURNED + r] / CARDS
+        x[S_UNSEEN + r] = unseen_count(obs, hand, r, counting) / CARDS
+    if not counting and top >= 0:
+        x[S_PILE + top] = obs[PILE_RUN] / CARDS
+    x[S_BLIND] = obs[BLIND_SIZE + seat] / 3.0
+    x[S_TOP + (top if top >= 0 else NR)] = 1.0
+    x[S_RUN] = obs[PILE_RUN] / CARDS
+    x[S_PILE_SIZE] = obs[PILE_SIZE] / PILE_SCALE
+    x[S_TALON] = obs[TALON_SIZE] / PILE_SCALE
+    x[S_TALON + 1] = obs[TALON_SIZE] > 0
+    x[S_PLAYERS + min(max(n, 2), 5) - 2] = 1.0
+    x[S_SOURCE] = obs[SOURCE] == SRC_FACEUP
+    for k in range(1, min(n, MAX_OPPONENTS + 1)):
+        s = (seat + k) % n
+        base = S_OPPONENTS + (k - 1) * OPPONENT_WIDTH
+        if obs[PLACE + s] != 0:
+            continue
+        held = obs[HAND_SIZE + s] + obs[FACEUP_SIZE + s] + obs[BLIND_SIZE + s]
+        x[base + O_IN] = 1.0
+        x[base + O_HAND] = obs[HAND_SIZE + s] / 10.0
+        x[base + O_FACEUP_SIZE] = obs[FACEUP_SIZE + s] / 3.0
+        x[base + O_BLIND] = obs[BLIND_SIZE + s] / 3.0
+        x[base + O_THREAT] = max(0, 4 - held) / 3.0
+        known = 0
+        for r in range(NR):
+            x[base + O_FACEUP + r] = obs[FACEUP + s * NR + r] / CARDS
+            if counting:
+                x[base + O_KNOWN + r] = obs[KNOWN + s * NR + r] / CARDS
+                known += obs[KNOWN + s * NR + r]
+        x[base + O_KNOWN_TOTAL] = known / CARDS
+
+
+@kernel
+def next_in(obs):
+    """The next seat still in (R4), or the deciding seat."""
+    n = obs[PLAYERS]
+    s = obs[SEAT]
+    for _ in range(n - 1):
+        s = s + 1 if s + 1 < n else 0
+        if obs[PLACE + s] == 0:
+            return s
+    return obs[SEAT]
+
+
+@kernel
+def burns(obs, rank, cards):
+    """R16.2, V7, V10: does a play of `cards` cards of `rank` burn the pile?"""
+    run = cards + (obs[PILE_RUN] if obs[PILE_TOP] == rank else 0)
+    six_burn = obs[SIX_BURN]
+    return rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)
+
+
+@kernel
+def follow_shares(obs, x, nxt, top, counting):
+    """(share of the unseen cards, known cards in the next player's source / 4) that may follow `top`
+    (-1: an empty pile)."""
+    mask = legal_mask(top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+    unseen = 0.0
+    follow = 0.0
+    base = (KNOWN if obs[HAND_SIZE + nxt] > 0 else FACEUP) + nxt * NR
+    for r in range(NR):
+        unseen += x[S_UNSEEN + r]
+        if (mask >> r) & 1:
+            follow += x[S_UNSEEN + r]
+    known = 0
+    if counting or obs[HAND_SIZE + nxt] == 0:
+        for r in range(NR):
+            if (mask >> r) & 1:
+                known += obs[base + r]
+    return (follow / unseen if unseen > 0 else 0.0), known / CARDS
+
+
+@kernel
+def move_features(obs, hand, x, move, basic_move, counting, m):
+    """The move part of `move` into m[:MOVE_FEATURES] (x: the decision's state part)."""
+    for i in range(MOVE_FEATURES):
+        m[i] = 0.0
+    seat = obs[SEAT]
+    nxt = next_in(obs)
+    pile = obs[PILE_SIZE]
+    m[M_BASIC] = move == basic_move
+    gap = (nxt - seat) % obs[PLAYERS]
+    m[M_NEXT_THREAT] = x[S_OPPONENTS + (gap - 1) * OPPONENT_WIDTH + O_THREAT] if 0 < gap <= MAX_OPPONENTS else 0.0
+    if move == PICKUP:
+        m[M_PICKUP] = 1.0
+        m[M_TAKEN] = pile / PILE_SCALE
+        strength = 0.0
+        for r in range(NR):
+            strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        m[M_TAKEN_STRENGTH] = strength / max(1, pile)
+        return
+    if move == CHANCE:
+        m[M_CHANCE] = 1.0
+        share, known = follow_shares(obs, x, nxt, obs[PILE_TOP], counting)
+        m[M_UNSEEN_FOLLOW] = share  # V5: the odds that the talon's top card may be played
+        return
+    rank = move & 15
+    count = (move >> 4) & 15
+    extra = (move >> 8) & 15
+    from_faceup = obs[SOURCE] == SRC_FACEUP
+    held = obs[FACEUP + seat * NR + rank] if from_faceup else hand[rank]
+    source_size = obs[FACEUP_SIZE + seat] if from_faceup else obs[HAND_SIZE + seat]
+    m[M_PLAY] = 1.0
+    m[M_RANK + rank] = 1.0
+    m[M_COUNT] = count / CARDS
+    m[M_EXTRA] = extra / CARDS
+    m[M_KEPT] = (held - count) / CARDS
+    m[M_SHARE] = count / max(1, source_size)
+    m[M_EMPTIES] = count == source_size and obs[TALON_SIZE] == 0
+    m[M_NEW_TOP] = STRENGTH[rank]
+    if burns(obs, rank, count + extra):
+        m[M_BURN] = 1.0
+        m[M_BURN_PILE] = (pile + count + extra) / PILE_SCALE
+        if obs[BURN_PLAYS_AGAIN] == 0:  # V9: the next player starts on an empty pile
+            share, known = follow_shares(obs, x, nxt, -1, counting)
+            m[M_UNSEEN_FOLLOW] = share
+            m[M_NEXT_FOLLOW] = known
+        return
+    share, known = follow_shares(obs, x, nxt, rank, counting)
+    m[M_UNSEEN_FOLLOW] = share
+    m[M_NEXT_FOLLOW] = known
+    m[M_PILE_AFTER] = (pile + count + extra) / PILE_SCALE
+
+
+def feature_rows(obs: np.ndarray, hand: np.ndarray, moves_flat: np.ndarray, move_pos: np.ndarray,
+                 counting: int = 1):
+    """Training inputs of many TURN positions: (state part per position, move part per move), from the
+    same functions the player runs. `moves_flat` holds every position's moves (basic's first) in
+    order; position i's are moves_flat[move_pos[i]:move_pos[i + 1]]."""
+    states = np.zeros((len(obs), STATE_FEATURES), np.float64)
+    moves = np.zeros((len(moves_flat), MOVE_FEATURES), np.float64)
+    _feature_rows(np.ascontiguousarray(obs, np.int64), np.ascontiguousarray(hand, np.int64),
+                  np.ascontiguousarray(moves_flat, np.int64), np.ascontiguousarray(move_pos, np.int64),
+                  counting, states, moves)
+    return states, moves
+
+
+@kernel
+def _feature_rows(obs, hand, moves_flat, move_pos, counting, states, moves):
+    for i in range(obs.shape[0]):
+        state_features(obs[i], hand[i], counting, states[i])
+        basic = moves_flat[move_pos[i]]
+        for j in range(move_pos[i], move_pos[i + 1]):
+            move_features(obs[i], hand[i], states[i], moves_flat[j], basic, counting, moves[j])
+
+
+
+@kernel
+def swap_features(faceup_counts, hand_counts, f):
+    """A swap choice's inputs into f[:SWAP_FEATURES]: the face-up and hand rank counts after it, and
+    whether either holds two or more of a rank."""
+    f[SW_FACEUP_PAIR] = 0.0
+    f[SW_HAND_PAIR] = 0.0
+    for r in range(NR):
+        f[SW_FACEUP + r] = faceup_counts[r] / 3.0
+        f[SW_HAND + r] = hand_counts[r] / 3.0
+        if faceup_counts[r] >= 2:
+            f[SW_FACEUP_PAIR] = 1.0
+        if hand_counts[r] >= 2:
+            f[SW_HAND_PAIR] = 1.0
+
+
+@kernel
+def split_swap(obs, hand, choice, faceup_counts, hand_counts):
+    """The face-up and hand rank counts after the swap `choice` (swap_choice code) of the seat's 6 cards."""
+    row = FACEUP + obs[SEAT] * NR
+    for r in range(NR):
+        faceup_counts[r] = 0
+        hand_counts[r] = hand[r] + obs[row + r]
+    for _ in range(3):
+        r = choice % NR
+        choice //= NR
+        faceup_counts[r] += 1
+        hand_counts[r] -= 1
+

@@ -1,0 +1,169 @@
+"""The learned player's decisions (numba): the model scores every candidate move and the best is played.
+
+``params`` = the family's knobs (strategies/learned.py; their indexes are the K_* constants here, and a
+test checks the names) followed by the model vector (``model``) at MODEL_AT. The knobs override the
+model's choice, as the tips of reports/ need:
+
+- TURN: V12's opening (only MUST_PLAY); `pickup_max` / `pickup_min_rank` (heuristic's voluntary
+  pickup, forced); `burn_min` (a legal 10 first when the pile holds >= burn_min cards); then the
+  model over the candidates: every legal rank held in the source with every count 1..held (V11:
+  with each number of addable face-up cards), PICKUP (R14) and V5 chance when allowed, where
+  `save_tens` = 1 drops the 10 while another rank may be played and `max_copies` drops plays of
+  more cards from the hand while the talon lasts. `basic`'s move is scored first and keeps ties.
+- SWAP (R6): `swap` 1..4 are heuristic's swap modes; 0 scores every distinct choice of 3 face-up
+  cards of the 6 with the model's swap head (basic's choice first, keeping ties).
+- BLIND (R15): the lowest remaining position (the blind cards are unknown: nothing tells them apart).
+
+Against a stall (R20): from LONG_ROUND actions of a round on, a turn is `basic`'s move (after the
+knobs' rules). Basic never picks up by choice, so the model's pickups cannot keep a round going round
+and round; such rounds are also outside the training data (`dataset.MAX_ACTIONS`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from idiotsim.cards import TEN
+from idiotsim.jit import kernel
+from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_features, split_swap,
+                                     state_features, swap_features)
+from idiotsim.learn.model import H_HIDDEN, move_score, state_part, swap_score
+from idiotsim.observation import (ACTIONS, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, MUST_PLAY, NR, PILE_SIZE, SEAT,
+                                  SOURCE, SRC_HAND, SWAP, TALON_SIZE, TURN)
+from idiotsim.strategies.cascade import pile_is_strong, swap_by_mode
+from idiotsim.toolkit import (BASIC_PREFERENCE, CHANCE, PICKUP, can_play, faceup_addable, held_in_source,
+                              legal_now, lowest_blind, basic_turn, play, play_at_most, playable_mask, swap_best,
+                              swap_choice)
+
+K_SWAP, K_BURN_MIN, K_SAVE_TENS, K_MAX_COPIES, K_PICKUP_MAX, K_PICKUP_MIN_RANK, K_COUNTING, K_MODEL = range(8)
+MODEL_AT = K_MODEL + 1  # the model vector follows the knobs
+NO_MOVE = PICKUP - 100  # no candidate scored yet
+LONG_ROUND = 150  # actions; a round of basic self-play at 4 players has about 90
+
+
+@kernel(inline="always")
+def allowed(obs, hand, rank, count, save_tens, max_copies):
+    """May the override knobs leave the play of `count` cards of `rank` to the model?"""
+    if save_tens and rank == TEN and playable_mask(obs, hand) & ~(1 << TEN) != 0:
+        return False
+    return count <= max_copies or obs[SOURCE] != SRC_HAND or obs[TALON_SIZE] == 0
+
+
+@kernel
+def _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score):
+    """(best, best_score) after scoring `move` (strictly better scores win: earlier moves keep ties)."""
+    move_features(obs, hand, s, move, basic, counting, m)
+    score = move_score(params, MODEL_AT, pre, m, h)
+    if best == NO_MOVE or score > best_score:
+        return move, score
+    return best, best_score
+
+
+@njit(cache=True)
+def choose_turn(obs, hand, params):
+    must = obs[MUST_PLAY]
+    max_copies = int(params[K_MAX_COPIES])
+    save_tens = params[K_SAVE_TENS] != 0 and must < 0
+    if must < 0:
+        pile = obs[PILE_SIZE]
+        if 0 < pile <= params[K_PICKUP_MAX] and obs[SOURCE] == SRC_HAND and \
+                pile_is_strong(obs, params[K_PICKUP_MIN_RANK]):
+            return PICKUP
+        if can_play(obs, hand, TEN) and pile >= params[K_BURN_MIN]:
+            return play_at_most(obs, hand, TEN, max_copies)
+    basic = basic_turn(obs, hand)
+    if obs[ACTIONS] >= LONG_ROUND and (basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens,
+                                                             max_copies)):
+        return basic
+    # First pass: the candidates left by the knobs; one candidate needs no model.
+    first = NO_MOVE
+    count = 0
+    for r in range(NR):
+        if (must >= 0 and r != must) or not legal_now(obs, r):
+            continue
+        for c in range(1, held_in_source(obs, hand, r) + 1):
+            if allowed(obs, hand, r, c, save_tens, max_copies):
+                if count == 0:
+                    first = play(r, c, 0)
+                count += 1 + faceup_addable(obs, hand, r, c)
+    if obs[CAN_PICKUP] != 0:
+        if count == 0:
+            first = PICKUP
+        count += 1
+    if obs[CAN_CHANCE] != 0:
+        count += 1
+    if count <= 1:
+        return first if count == 1 else basic
+    width = max(int(params[MODEL_AT + H_HIDDEN]), MOVE_FEATURES)
+    s = np.empty(STATE_FEATURES)
+    m = np.empty(MOVE_FEATURES)
+    pre = np.empty(width)
+    h = np.empty(width)
+    counting = int(params[K_COUNTING])
+    state_features(obs, hand, counting, s)
+    state_part(params, MODEL_AT, s, pre)
+    best, best_score = NO_MOVE, 0.0
+    basic_ok = basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens, max_copies)
+    if basic_ok:
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, basic, basic, counting, best, best_score)
+    for r in range(NR):
+        if (must >= 0 and r != must) or not legal_now(obs, r):
+            continue
+        for c in range(1, held_in_source(obs, hand, r) + 1):
+            if not allowed(obs, hand, r, c, save_tens, max_copies):
+                continue
+            for extra in range(faceup_addable(obs, hand, r, c) + 1):
+                move = play(r, c, extra)
+                if move != basic or not basic_ok:
+                    best, best_score = _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score)
+    if obs[CAN_PICKUP] != 0 and basic != PICKUP:
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, PICKUP, basic, counting, best, best_score)
+    if obs[CAN_CHANCE] != 0:
+        best, best_score = _scored(obs, hand, params, s, m, pre, h, CHANCE, basic, counting, best, best_score)
+    return best
+
+
+@kernel(inline="always")
+def _can_lay(obs, hand, r1, r2, r3):
+    """Are ranks r1, r2, r3 (a rank may repeat) among the seat's 6 cards at the swap?"""
+    row = FACEUP + obs[SEAT] * NR
+    for r in (r1, r2, r3):
+        if (r1 == r) + (r2 == r) + (r3 == r) > hand[r] + obs[row + r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def choose_swap(obs, hand, params):
+    """The distinct choice of 3 face-up cards with the best swap-head score; basic's keeps ties."""
+    faceup = np.empty(NR, np.int64)
+    kept = np.empty(NR, np.int64)
+    f = np.empty(SWAP_FEATURES)
+    best = swap_best(obs, hand, BASIC_PREFERENCE)
+    split_swap(obs, hand, best, faceup, kept)
+    swap_features(faceup, kept, f)
+    best_score = swap_score(params, MODEL_AT, f)
+    for r1 in range(NR):
+        for r2 in range(r1, NR):
+            for r3 in range(r2, NR):
+                if _can_lay(obs, hand, r1, r2, r3):
+                    choice = swap_choice(r1, r2, r3)
+                    split_swap(obs, hand, choice, faceup, kept)
+                    swap_features(faceup, kept, f)
+                    score = swap_score(params, MODEL_AT, f)
+                    if score > best_score:
+                        best, best_score = choice, score
+    return best
+
+
+@njit(cache=True)
+def learned_decision(obs, hand, params):
+    """A decision of the learned player (the `decide` of strategies/learned.py)."""
+    if obs[DECISION] == SWAP:
+        mode = int(params[K_SWAP])
+        if mode != 0:
+            return swap_by_mode(obs, hand, mode)
+        return choose_swap(obs, hand, params)
+    if obs[DECISION] == TURN:
+        return choose_turn(obs, hand, params)
+    return lowest_blind(obs)

@@ -1,0 +1,167 @@
+"""Fitting a model to the search's move values, in numpy (deterministic: the same data and seed give
+the same model bytes).
+
+The loss fits each move's value relative to its position: with y = -(mean place of the move - the
+position's mean over its moves) and the model's scores centred the same way, the squared error per
+move, averaged within a position and then over positions (each position weighs the same, whatever
+its number of moves). Adam on minibatches of positions; after each epoch the model is judged on the
+held-out games (``dataset.held_out_games``) and the epoch with the best held-out loss is kept (early
+stopping after `patience` epochs without improvement).
+
+Kinds (``model``): LINEAR, score = m . (w + s A) (every state input interacts with every move input);
+MLP, score = v . relu(s Ws + m Wm + b) + m . w. The swap head (linear on the swap features) is fitted
+by the same loss on the swap positions, when the data holds any.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from idiotsim.learn.dataset import Positions
+from idiotsim.learn.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
+from idiotsim.learn.model import LINEAR, MLP, basic_swap_head, pack
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    kind: int = MLP
+    hidden: int = 32
+    seed: int = 1
+    epochs: int = 40
+    patience: int = 6
+    batch: int = 256  # positions per step
+    learning_rate: float = 0.003
+    l2: float = 1e-5
+
+
+def targets(place: np.ndarray, move_pos: np.ndarray) -> np.ndarray:
+    """-(place - the position's mean place): a better move has a larger target."""
+    return -(place - np.repeat(_segment_mean(place, move_pos), np.diff(move_pos)))
+
+
+def _segment_mean(values: np.ndarray, move_pos: np.ndarray) -> np.ndarray:
+    return np.add.reduceat(values, move_pos[:-1], axis=0) / np.diff(move_pos).reshape((-1,) + (1,) * (values.ndim - 1))
+
+
+class Net:
+    """A model's arrays and their forward and backward passes on a batch of positions."""
+
+    def __init__(self, kind: int, hidden: int, rng: np.random.Generator, n_state: int = STATE_FEATURES,
+                 n_move: int = MOVE_FEATURES):
+        self.kind, self.hidden = kind, hidden
+        self.n_state, self.n_move = n_state, n_move
+        w = np.zeros(n_move)
+        if n_move == MOVE_FEATURES:
+            w[M_BASIC] = 0.05  # start at basic's choice: a small bias for basic's move
+        if kind == LINEAR:
+            self.arrays = {"A": np.zeros((n_state, n_move)), "w": w}
+        else:
+            self.arrays = {"Ws": rng.normal(0, 1 / np.sqrt(n_state), (n_state, hidden)),
+                           "Wm": rng.normal(0, 1 / np.sqrt(n_move), (n_move, hidden)),
+                           "b": np.zeros(hidden), "v": rng.normal(0, 0.1 / np.sqrt(hidden), hidden), "w": w}
+
+    def body(self) -> np.ndarray:
+        a = self.arrays
+        if self.kind == LINEAR:
+            return np.concatenate([a["A"].ravel(), a["w"]])
+        return np.concatenate([a["Ws"].ravel(), a["Wm"].ravel(), a["b"], a["v"], a["w"]])
+
+    def scores(self, s: np.ndarray, m: np.ndarray, owner: np.ndarray):
+        """Every move's score, and what the backward pass needs."""
+        a = self.arrays
+        if self.kind == LINEAR:
+            u = s @ a["A"]  # per position
+            return np.einsum("ij,ij->i", m, u[owner] + a["w"]), (u,)
+        z = (s @ a["Ws"] + a["b"])[owner] + m @ a["Wm"]
+        h = np.maximum(z, 0.0)
+        return h @ a["v"] + m @ a["w"], (h,)
+
+    def gradients(self, s, m, owner, move_pos, cache, d) -> dict:
+        """The gradient of the loss from d = dloss/dscore per move."""
+        a = self.arrays
+        if self.kind == LINEAR:
+            g = np.add.reduceat(d[:, None] * m, move_pos[:-1], axis=0)  # per position: sum_j d_j m_j
+            return {"A": s.T @ g, "w": m.T @ d}
+        (h,) = cache
+        dh = np.outer(d, a["v"]) * (h > 0)
+        dpre = np.add.reduceat(dh, move_pos[:-1], axis=0)
+        return {"Ws": s.T @ dpre, "Wm": m.T @ dh, "b": dpre.sum(axis=0), "v": h.T @ d, "w": m.T @ d}
+
+
+def loss_and_slope(score: np.ndarray, y: np.ndarray, move_pos: np.ndarray):
+    """(loss, dloss/dscore): centred squared error, per position averaged over its moves, then over positions."""
+    sizes = np.diff(move_pos)
+    residual = score - np.repeat(_segment_mean(score, move_pos), sizes) - y
+    per_move_weight = np.repeat(1.0 / sizes, sizes) / len(sizes)
+    loss = float(np.sum(per_move_weight * residual ** 2))
+    slope = 2 * per_move_weight * (residual - np.repeat(_segment_mean(residual, move_pos), sizes))
+    return loss, slope
+
+
+def _batch(data: Positions, idx: np.ndarray, swap: bool):
+    rows = np.concatenate([np.arange(data.move_pos[i], data.move_pos[i + 1]) for i in idx])
+    sizes = np.diff(data.move_pos)[idx]
+    move_pos = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    owner = np.repeat(np.arange(len(idx)), sizes)
+    s = np.zeros((len(idx), 0)) if swap else data.state_x[idx]
+    return s, data.move_x[rows], owner, move_pos, targets(data.place[rows], move_pos)
+
+
+def evaluate_loss(net: Net, data: Positions, swap: bool = False) -> float:
+    s, m, owner, move_pos, y = _batch(data, np.arange(len(data)), swap)
+    score, _ = net.scores(s, m, owner)
+    return loss_and_slope(score, y, move_pos)[0]
+
+
+def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = False, log=None) -> tuple[Net, list]:
+    """The net with the best held-out loss, and the curve [(epoch, train loss, held-out loss)]."""
+    rng = np.random.default_rng(config.seed)
+    if swap:
+        net = Net(LINEAR, 0, rng, n_state=0, n_move=SWAP_FEATURES)
+        net.arrays = {"A": np.zeros((0, SWAP_FEATURES)), "w": basic_swap_head()}
+    else:
+        net = Net(config.kind, config.hidden, rng)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.arrays.items()}
+    best = (evaluate_loss(net, held, swap), {k: v.copy() for k, v in net.arrays.items()}, 0)
+    curve = [(0, evaluate_loss(net, train, swap), best[0])]
+    step = 0
+    for epoch in range(1, config.epochs + 1):
+        order = rng.permutation(len(train))
+        for start in range(0, len(order), config.batch):
+            s, m, owner, move_pos, y = _batch(train, order[start:start + config.batch], swap)
+            score, cache = net.scores(s, m, owner)
+            _, d = loss_and_slope(score, y, move_pos)
+            grads = net.gradients(s, m, owner, move_pos, cache, d)
+            step += 1
+            for k, g in grads.items():
+                g = g + config.l2 * net.arrays[k]
+                m1, m2 = moments[k]
+                m1 *= 0.9
+                m1 += 0.1 * g
+                m2 *= 0.999
+                m2 += 0.001 * g * g
+                net.arrays[k] -= config.learning_rate * (m1 / (1 - 0.9 ** step)) / (
+                    np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
+        held_loss = evaluate_loss(net, held, swap)
+        curve.append((epoch, evaluate_loss(net, train, swap), held_loss))
+        if log:
+            log(f"epoch {epoch}: train {curve[-1][1]:.5f}, held-out {held_loss:.5f}")
+        if held_loss < best[0]:
+            best = (held_loss, {k: v.copy() for k, v in net.arrays.items()}, epoch)
+        elif epoch - best[2] >= config.patience:
+            break
+    net.arrays = best[1]
+    return net, curve
+
+
+def model_vector(turn: Net, swap: Net | None) -> np.ndarray:
+    head = swap.arrays["w"] if swap is not None else None
+    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head)
+
+
+def choices(net: Net, data: Positions) -> np.ndarray:
+    """The index (within its position) of the move the net scores best, the earlier on ties."""
+    s, m, owner, move_pos, _ = _batch(data, np.arange(len(data)), len(data.state_x) == 0)
+    score, _ = net.scores(s, m, owner)
+    return np.array([int(np.argmax(score[a:b])) for a, b in zip(move_pos[:-1], move_pos[1:])], np.int64)
