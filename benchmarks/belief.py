@@ -43,8 +43,8 @@ def _samples(states, repeats, belief, roll_out):
         for i in range(states.shape[0]):
             st = states[i]
             seat = st[ob.SEAT]
-            total += sampler.sample_state(st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR],
-                                          rng, sample, pool, belief)
+            hand = st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+            total += sampler.sample_state(st[:ob.OBS_SIZE], hand, rng, sample, pool, belief)
             if roll_out:
                 search.copy_state(sample, roll)
                 total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)

@@ -30,9 +30,10 @@ from idiotsim.rng import nb_below, nb_next_u64
 
 CARDS_PER_RANK = 4  # per deck (R1, V7)
 UNIFORM, BASIC_MODEL = 0, 1  # values of the search's belief knob
-# Tries of the belief's rejection step before it falls back to the uniform belief: with facts that can
-# all hold, a try is accepted with probability >= the product of each later fact's share of its hands
-# left by the earlier seats' (well above 1/2 in the endgames measured, docs/strategies.md).
+# Tries of the belief's rejection step before it falls back to the uniform belief. A try is kept with
+# probability the product, over every binding fact but the first, of the share of its hands that the
+# earlier seats' hands leave; with one binding fact (most positions) every try is kept, and no fallback
+# was seen in 8,000 samples of basic games (docs/strategies.md, "The belief").
 MAX_TRIES = 64
 
 

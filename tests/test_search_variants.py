@@ -121,6 +121,7 @@ def searched_positions(games: int) -> list:
 def halve(pos, rollouts, seed, objective=search.MEAN_PLACE):
     work = np.zeros(search.WORK_SIZE, np.int64)
     params = STRATEGY.params()
+    work[search.BELIEF] = params[search.K_BELIEF]  # the player's default belief
     n = search.list_turn_moves(pos["obs"], pos["hand"], params, np.zeros(1, np.uint64), work[search.MOVES:])
     policy_params = search.rollout_params(search.POLICY_BASIC, 4, pos["seat"])
     assert search.halve_moves(pos["obs"], pos["hand"], np.array([seed], np.uint64), n, rollouts, objective,
@@ -139,6 +140,7 @@ def test_halving_spends_the_plain_budget_and_with_two_moves_is_the_plain_search(
         if n == 2:
             two_moves += 1
             plain = np.zeros(search.WORK_SIZE, np.int64)
+            plain[search.BELIEF] = work[search.BELIEF]
             params = STRATEGY.params()
             search.list_turn_moves(pos["obs"], pos["hand"], params, np.zeros(1, np.uint64), plain[search.MOVES:])
             search.judge_moves(pos["obs"], pos["hand"], np.array([i], np.uint64), 2, k, search.POLICY_BASIC,
