@@ -30,6 +30,7 @@ from idiotsim import summary as sm
 from idiotsim.experiments.paired import PairedStatistics
 from idiotsim.experiments.play import Played, play_deals
 from idiotsim.experiments.seats import SeatStatistics
+from idiotsim.experiments.strong import StrongStatistics
 from idiotsim.simulate import play_seated
 from idiotsim.strategy_api import load_strategy
 from idiotsim.tournament import Tournament, TournamentConfig
@@ -186,6 +187,33 @@ def test_seats_design_intervals_cover(tmp_path):
               "seat 0 minus seat 2, win rate": pooled_coverage([r.win_diff for r in rows])}
     result.update({f"seat {k} win rate": pooled_coverage([r.seat_win[k] for r in rows]) for k in range(3)})
     assert_covered(result)
+
+
+STRONG = """\
+question = "strong"
+design = "strong"
+treatment = "hold-back"
+control = "basic"
+opponents = ["basic"]
+players = 3
+games = 1000
+seed = 33
+
+[beginner]
+treatment = "heuristic:burn_min=8"
+control = "basic"
+"""
+STRONG_DEALS = 30
+
+
+def test_strong_minus_beginner_interval_covers(tmp_path):
+    """The strong design's difference of two effects on the same deals (hold-back against basic, minus
+    burn_min=8 against basic, both among basic opponents; deterministic players, so the deals are the only
+    randomness) and the beginner effect beside it: truth pooled over the replications."""
+    rows = analysed_replications(tmp_path, STRONG, STRONG_DEALS, lambda: StrongStatistics(3))
+    assert abs(np.mean([r.gap.mean for r in rows])) > 0.01  # the two effects differ: a real test
+    assert_covered({"strong minus beginner": pooled_coverage([r.gap for r in rows]),
+                    "beginner effect": pooled_coverage([r.beginner_diff for r in rows])})
 
 
 # ---- the sequential mode at stopping ----------------------------------------------------------

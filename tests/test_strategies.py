@@ -97,6 +97,14 @@ def _distinct_players() -> list:
     return names
 
 
+def _seat_cost(name: str) -> float:
+    """A game's cost with one seat of `name`, in games of basic (1 for engine-speed players): a family
+    that costs ten games of basic a game (the learned player) is checked on a tenth of the games, which
+    still hold hundreds of thousands of its decisions over the variants."""
+    s = load_strategy(name)
+    return 1.0 if s.strategy.work is None else max(1.0, float(s.strategy.work(s.params)))
+
+
 def test_presets_at_default_knobs_are_their_family():
     for preset, family in (("best-faceup", "heuristic"), ("low-early", "heuristic"),
                            ("no-early-burn", "heuristic"), ("count-specials", "counter")):
@@ -110,7 +118,7 @@ def test_passes_the_generic_checks(name):
     # Sized by decisions, not games: spread over 2..10 players (two decks from 6), a game holds
     # about 1.5x the decisions of a 4-player game. Random seats make long games, and the
     # reference engine is slow: fewer traced games for `random`.
-    games = 500 if name in SMALLER_CHECKS else 7_000
+    games = 500 if name in SMALLER_CHECKS else max(500, int(7_000 / _seat_cost(name)))
     report = check_strategy(name, games=games, sample=2 if name in SMALLER_CHECKS else 4 if name == "random" else 8,
                             speed=False)
     assert report.ok, report.render()

@@ -6,7 +6,7 @@ fields). ``idiotsim report reports/NAME.toml`` plays it and writes ``NAME.md``
 enough), ``NAME.csv`` (the numbers) and ``NAME.png`` (the plot).
 
 Layout: ``spec`` reads the TOML; each design is one object behind the protocol of
-``design`` (play, analyse, render): ``paired`` and ``seats`` (deal designs, sharing
+``design`` (play, analyse, render): ``paired``, ``strong`` and ``seats`` (deal designs, sharing
 ``deals``, ``play``, ``report`` and ``plots``), ``leaderboard`` (tournaments) and
 ``disagreement`` (the search player's choices against basic's on positions of basic self-play);
 ``text`` writes numbers; ``index`` is the reports' README; ``writing`` writes the

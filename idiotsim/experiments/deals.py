@@ -41,8 +41,8 @@ class DealDesign(ABC):
 
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> Played:
-        """Play the spec's size (or `games`, or the --quick size) per point; `precision`: sequential mode."""
-        size = quick_games(spec) if quick and games is None else (games or spec.games)
+        """Play each point's size (or `games`, or the --quick size, for every point); `precision`: sequential mode."""
+        size = quick_games(spec) if quick and games is None else games
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
         return play_deals(self, spec, size, precision, quick, executor)
@@ -56,7 +56,7 @@ class DealDesign(ABC):
         spec = played.spec
         png = plot(self, spec, rows, Path(out_dir) / f"{spec.name}.png")
         return Rendered(markdown(self, played, rows, png.name), csv_text(self, spec, rows), headline(self, spec, rows),
-                        sum(r.games for r in rows), [png], table=main_figures(self, spec, rows))
+                        sum(r.games for r in rows), [png], table=self.main_figures(spec, rows))
 
     # ---- play ------------------------------------------------------------------------
 
@@ -87,3 +87,11 @@ class DealDesign(ABC):
 
     def csv_columns_for(self, spec: Spec) -> tuple:
         return self.csv_columns
+
+    def main_figures(self, spec: Spec, rows: list):
+        """The terminal's table of the report's main figures (a ``CellTable``)."""
+        return main_figures(self, spec, rows)
+
+    def size_notes(self, spec: Spec, rows: list) -> list[str]:
+        """The design's own lines under the Size heading (after the precision of the mean place difference)."""
+        return []

@@ -138,12 +138,13 @@ def length_difference(pairs: ClusterSums) -> Interval:
 class Played:
     """A played deal design: per-point statistics and how play ended."""
     spec: Spec
-    games: int  # games per point (as requested)
+    games: int | None  # games of every point (as requested); None: each point's own size (`point_games`)
     stats: list  # the design's statistics, one per point
     precision: float | None = None
     looks: int = 1
     reached: bool = True  # sequential mode: precision reached
     quick: bool = False
+    reduced: bool = False  # the reduced size CI checks (check_games), written to check/NAME.*
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,10 @@ def point_cost(point) -> float:
     return max(table_cost([subject, *point.opponents], point.players) for subject in seated)
 
 
-def play_deals(design, spec: Spec, size: int, precision: float | None, quick: bool,
+def play_deals(design, spec: Spec, size: int | None, precision: float | None, quick: bool,
                executor: Executor | None, first_look_games: int = FIRST_LOOK_GAMES) -> Played:
-    """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk."""
+    """Play every point of `spec` for `design` (a ``DealDesign``), look by look and chunk by chunk; `size`:
+    games of every point (None: each point's own, `point_games`)."""
     points = spec.points
     tasks = [_task_maker(design, spec, p) for p in points]
     played = Played(spec, size, [design.new_statistics(spec, p) for p in points], precision=precision, quick=quick)
@@ -197,14 +199,19 @@ def deals_for(design, games: int, point: Point) -> int:
     return max(2, math.ceil(games / design.games_per_deal(point)))
 
 
-def looks(design, spec: Spec, size: int, precision: float | None,
+def point_games(spec: Spec, point: Point, size: int | None = None) -> int:
+    """Games of a point: `size` when given (--games, --quick, the check size), else its field's or the spec's."""
+    return size or point.games or spec.games
+
+
+def looks(design, spec: Spec, size: int | None, precision: float | None,
           first_look_games: int = FIRST_LOOK_GAMES) -> list[list[int]]:
     """Deals per point at each look: the whole size at once, or doubling looks in sequential mode."""
-    caps = [deals_for(design, size, p) for p in spec.points]
+    caps = [deals_for(design, point_games(spec, p, size), p) for p in spec.points]
     if precision is None:
         return [caps]
     planned = []
-    games = min(first_look_games, size)
+    games = min(first_look_games, max(point_games(spec, p, size) for p in spec.points))
     while True:
         planned.append([min(c, deals_for(design, games, p)) for c, p in zip(caps, spec.points)])
         if planned[-1] == caps:

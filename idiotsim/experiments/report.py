@@ -32,6 +32,9 @@ STALL_RULE = (
     "stall, printed beside the stall rate, never a mean with the limit averaged in.")
 
 
+ANSWER_MARK = "**Answer.** "  # the answer line of NAME.md (the index reads it from a committed full-size report)
+
+
 def headline(design, spec: Spec, rows: list) -> str:
     """The one-line answer (also the index's)."""
     if len(spec.points) == 1:
@@ -42,7 +45,7 @@ def headline(design, spec: Spec, rows: list) -> str:
 def markdown(design, played: Played, rows: list, plot_name: str) -> str:
     spec = played.spec
     lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
-             f"**Answer.** {headline(design, spec, rows)}", ""]
+             f"{ANSWER_MARK}{headline(design, spec, rows)}", ""]
     if len(spec.points) > 1:
         lines += ["Per setting:", ""] + [f"- {design.sentence(spec, p, r)}" for p, r in zip(spec.points, rows)] + [""]
     if spec.notes.strip():
@@ -54,10 +57,25 @@ def markdown(design, played: Played, rows: list, plot_name: str) -> str:
               "(normal approximation over deals). " + MULTIPLICITY_RULE + " Variance reduction: variance of the "
               "unpaired difference over variance of the paired difference. " + STALL_RULE, ""]
     lines += ["## Size", ""] + size_lines(design, played, rows) + [""]
+    spec_link = f"../{spec.name}.toml" if played.reduced else f"{spec.name}.toml"
     lines += [f"![{spec.title}]({plot_name})", "",
-              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
+              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec_link}). "
               f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+    if spec.check_games:
+        lines += [check_size_line(spec, played.reduced), ""]
     return "\n".join(lines)
+
+
+def check_size_line(spec: Spec, reduced: bool) -> str:
+    """How a report too large for the suite is checked, and how it is regenerated at full size."""
+    if reduced:
+        return (f"This is the reduced-size result CI compares byte for byte ({spec.check_games:,} games a setting, "
+                f"the spec's `check_games`), not the shipped numbers: those are in [../{spec.name}.md](../{spec.name}.md).")
+    return (f"The full size is too large for the test suite, which regenerates this report at {spec.check_games:,} "
+            f"games a setting (the spec's `check_games`) and compares it with the committed "
+            f"[check/{spec.name}.md](check/{spec.name}.md) and check/{spec.name}.csv. `idiotsim report "
+            f"reports/{spec.name}.toml` regenerates it at full size and rewrites the check files too (give it "
+            "`--threads`; `--workers N` or `--cluster ADDR` spread it over Dask workers, with the same numbers).")
 
 
 def main_figures(design, spec: Spec, rows: list) -> CellTable:
@@ -79,7 +97,9 @@ def setup_lines(design, spec: Spec) -> list[str]:
                      f"- Seed: {spec.seed}"]
     if spec.sweep_name:
         what = "variants" if spec.sweep_name == "variant" else f"`{spec.sweep_name}`"
-        lines.append(f"- Sweep: {what} over {len(spec.points)} settings"
+        settings = (f"{len(spec.points) // len(spec.fields)} settings, each in {len(spec.fields)} fields"
+                    if spec.fields else f"{len(spec.points)} settings")
+        lines.append(f"- Sweep: {what} over {settings}"
                      + (f" (series: `{spec.series_name}`)" if spec.series_name else "")
                      + "; every setting plays the same deal ids")
         if spec.sweep_name == "variant":
@@ -101,13 +121,15 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
     size = (f"{deals[0]:,} deals ({games[0]:,} games)" if len(deals) == 1 else
             f"{deals[0]:,} to {deals[-1]:,} deals ({games[0]:,} to {games[-1]:,} games)")
     lines = [f"Size: {size} per setting" + (f", {sum(r.games for r in rows):,} games in all" if m > 1 else "")
-             + (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + "."]
+             + (" (`--quick` check size: not the shipped numbers)" if played.quick else "")
+             + (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "") + "."]
     best_half = min(halves)
     span = (f"{format_number(worst, 4)}" if m == 1 or best_half == worst else
             f"{format_number(best_half, 4)} to {format_number(worst, 4)} across settings")
     lines.append(f"Precision: the 95% CI half-width of the mean place difference is {span}, so an effect of "
                  f"{format_number(2 * worst, 4)} places (one place in {max(1, round(1 / (2 * worst))):,} games) "
                  "would exclude 0 with about 97.5% probability before the Holm adjustment.")
+    lines += design.size_notes(spec, rows)
     if decided:
         small = min(decided, key=lambda i: (abs(diffs[i].mean), i))
         lines.append((f"The sign of the effect is settled (Holm p < 0.05) at {len(decided)} of {m} settings"

@@ -13,23 +13,31 @@ from pathlib import Path
 from idiotsim.errors import UserError
 from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
 
-DESIGNS = ("paired", "seats", "tournament", "disagreement")
+DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes")
+PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
+                 "check_games")
 DESIGN_FIELDS = {
-    "paired": ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep"),
-    "seats": ("strategy", "sweep"),
+    "paired": PAIRED_FIELDS,
+    "strong": PAIRED_FIELDS + ("beginner",),
+    "seats": ("strategy", "sweep", "check_games"),
     "tournament": ("strategies",),
     "disagreement": ("strategy", "judge"),
 }
 REQUIRED = {
     "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
+    "strong": ("question", "treatment", "control", "opponents", "players", "games", "seed", "beginner"),
     "seats": ("question", "strategy", "players", "games", "seed"),
     "tournament": ("question", "strategies", "players", "games", "seed"),
     "disagreement": ("question", "strategy", "judge", "players", "games", "seed"),
 }
 SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
 SERIES_FIELDS = ("knob", "rule", "values")
-VARIANT_FIELDS = {"paired": ("label", "rules", "knobs", "opponents"), "seats": ("label", "rules", "strategy")}
+VARIANT_FIELDS = {"paired": ("label", "rules", "knobs", "opponents"), "strong": ("label", "rules", "knobs", "opponents"),
+                  "seats": ("label", "rules", "strategy")}
+FIELD_FIELDS = ("label", "opponents", "games")  # one [[fields]] table
+BEGINNER_FIELDS = ("treatment", "control", "opponents", "label", "report")
+PLAYERS_MARK = "{players}"  # in a paired strategy spec: the point's player count (learned-fast-{players}p)
 STREAMS = ("shared", "independent")
 MAX_GAMES = 10 ** 10
 MAX_JUDGE = 100_000  # disagreement: sampled states judging one disagreement
@@ -45,6 +53,11 @@ class Point:
     control: str = ""
     opponents: tuple = ()
     strategy: str = ""  # seats
+    games: int = 0  # games of this point at full size (a field's `games`); 0: the spec's
+    field: str = ""  # the field's label ([[fields]]); "" without fields
+    beginner_treatment: str = ""  # strong: the beginner contrast played on the same deals
+    beginner_control: str = ""
+    beginner_opponents: tuple = ()
 
     @property
     def players(self) -> int:
@@ -57,6 +70,36 @@ class Point:
 
     def with_subject(self, spec: str) -> Point:
         return replace(self, **{"treatment" if self.treatment else "strategy": spec})
+
+    def with_knobs(self, knobs: dict) -> Point:
+        """The subject's (and the beginner treatment's) knobs set."""
+        point = self.with_subject(with_knobs(self.subject, knobs))
+        if point.beginner_treatment:
+            point = replace(point, beginner_treatment=with_knobs(point.beginner_treatment, knobs))
+        return point
+
+    def concrete(self) -> Point:
+        """Every strategy spec with PLAYERS_MARK replaced by the point's player count."""
+        def at(spec: str) -> str:
+            return at_players(spec, self.players)
+        return replace(self, treatment=at(self.treatment), control=at(self.control), strategy=at(self.strategy),
+                       opponents=tuple(map(at, self.opponents)), beginner_treatment=at(self.beginner_treatment),
+                       beginner_control=at(self.beginner_control),
+                       beginner_opponents=tuple(map(at, self.beginner_opponents)))
+
+    def strategy_specs(self) -> tuple:
+        return tuple(s for s in (self.treatment, self.control, self.strategy, *self.opponents,
+                                 self.beginner_treatment, self.beginner_control, *self.beginner_opponents) if s)
+
+
+@dataclass(frozen=True)
+class Beginner:
+    """A strong spec's beginner contrast: the basic-level question the strong contrast asks again."""
+    treatment: str
+    control: str
+    opponents: tuple
+    label: str  # words for it: "the basic-level contrast (heuristic)"
+    report: str  # the name of the basic-level report it re-asks ("" for none)
 
 
 @dataclass(frozen=True)
@@ -80,6 +123,9 @@ class Spec:
     strategy: str = ""
     strategies: tuple = ()
     judge: int = 0  # disagreement
+    check_games: int = 0  # the reduced size CI checks (against reports/check/NAME.*); 0: checked at full size
+    fields: tuple = ()  # the labels of the [[fields]] (each point is played in every field)
+    beginner: Beginner | None = None  # strong
     sweep_name: str = ""  # what the sweep varies ("players", "burn_min", "variant")
     series_name: str = ""
     points: tuple = ()
@@ -168,23 +214,35 @@ def with_knobs(spec: str, knobs: dict) -> str:
     return head + (":" + ",".join(f"{k}={v}" for k, v in items) if items else "")
 
 
-def _check_strategy(path, fieldname: str, spec) -> str:
+def at_players(spec: str, players: int) -> str:
+    return spec.replace(PLAYERS_MARK, str(players))
+
+
+def _check_strategy(path, fieldname: str, spec, players: int | None = None) -> str:
+    """A loadable spec (PLAYERS_MARK, where allowed (`players` given), replaced by `players` to check it)."""
     from idiotsim.strategy_api import load_strategy
     if not isinstance(spec, str) or not spec.strip():
         raise _err(path, fieldname, f"must be a strategy spec string like 'heuristic:burn_min=4', got {spec!r}")
     try:
-        load_strategy(spec)
+        load_strategy(spec if players is None else at_players(spec, players))
     except UserError as e:
         raise _err(path, fieldname, str(e)) from None
     return spec.strip()
 
 
-def _check_spec_list(path, fieldname: str, value) -> tuple:
+def _check_spec_list(path, fieldname: str, value, players: int | None = None) -> tuple:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
         raise _err(path, fieldname, f"must be a non-empty list of strategy specs, got {value!r}")
-    return tuple(_check_strategy(path, f"{fieldname}[{i}]", v) for i, v in enumerate(value))
+    return tuple(_check_strategy(path, f"{fieldname}[{i}]", v, players) for i, v in enumerate(value))
+
+
+def _check_games(path, fieldname: str, value) -> int:
+    games = _require_type(path, fieldname, value, int, "an integer")
+    if not 1 <= games <= MAX_GAMES:
+        raise _err(path, fieldname, f"must be 1..{MAX_GAMES}, got {games}")
+    return games
 
 
 def load_spec(path) -> Spec:
@@ -205,16 +263,15 @@ def load_spec(path) -> Spec:
     players = _require_type(path, "players", data["players"], int, "an integer")
     if not 2 <= players <= 10:
         raise _err(path, "players", f"must be 2..10, got {players}")
-    games = _require_type(path, "games", data["games"], int, "an integer")
-    if not 1 <= games <= MAX_GAMES:
-        raise _err(path, "games", f"must be 1..{MAX_GAMES}, got {games}")
+    games = _check_games(path, "games", data["games"])
+    check_games = _check_games(path, "check_games", data["check_games"]) if "check_games" in data else 0
     seed = _require_type(path, "seed", data["seed"], int, "an integer")
     if not 0 <= seed <= 2 ** 63 - 1:
         raise _err(path, "seed", f"must be 0..2**63-1, got {seed}")
     rule_values = _rule_values(path, "rules", data.get("rules", {}))
     base_rules = _make_rules(path, "rules", {**rule_values, "players": players})
     common = dict(name=path.stem, path=str(path), title=title, question=question, design=design, players=players,
-                  rules=rule_values, games=games, seed=seed, notes=notes)
+                  rules=rule_values, games=games, seed=seed, notes=notes, check_games=check_games)
 
     if design == "tournament":
         value = data["strategies"]
@@ -239,10 +296,10 @@ def load_spec(path) -> Spec:
             raise _err(path, "judge", f"must be 2..{MAX_JUDGE}, got {judge}")
         return Spec(**common, strategy=strategy, judge=judge, points=(Point("", "", "", base_rules, strategy=strategy),))
 
-    if design == "paired":
-        treatment = _check_strategy(path, "treatment", data["treatment"])
-        control = _check_strategy(path, "control", data["control"])
-        opponents = _check_spec_list(path, "opponents", data["opponents"])
+    if design in ("paired", "strong"):
+        treatment = _check_strategy(path, "treatment", data["treatment"], players)
+        control = _check_strategy(path, "control", data["control"], players)
+        opponents = _check_spec_list(path, "opponents", data["opponents"], players)
         streams = data.get("streams", "shared")
         if streams not in STREAMS:
             raise _err(path, "streams", f"must be one of {', '.join(STREAMS)}, got {streams!r}")
@@ -251,6 +308,11 @@ def load_spec(path) -> Spec:
         common.update(treatment=treatment, control=control, opponents=opponents, streams=streams,
                       treatment_label=t_label, control_label=c_label)
         base = Point("", "", "", base_rules, treatment=treatment, control=control, opponents=opponents)
+        if design == "strong":
+            beginner = _beginner(path, data["beginner"], players)
+            common.update(beginner=beginner)
+            base = replace(base, beginner_treatment=beginner.treatment, beginner_control=beginner.control,
+                           beginner_opponents=beginner.opponents)
     else:
         strategy = _check_strategy(path, "strategy", data["strategy"])
         common.update(strategy=strategy)
@@ -259,13 +321,75 @@ def load_spec(path) -> Spec:
     sweep_name, series_name, points = "", "", (base,)
     if "sweep" in data:
         sweep_name, series_name, points = _sweep_points(path, design, data["sweep"], base, rule_values)
-    for i, p in enumerate(points):
-        _check_point(path, p, "sweep" if "sweep" in data else "opponents")
+    if "fields" in data:
+        if series_name:
+            raise _err(path, "fields", "the fields are the plot's series: not with [sweep.series]")
+        fields = _fields(path, data["fields"], players)
+        if sweep_name == "variant" and any(p.opponents != base.opponents for p in points):
+            raise _err(path, "fields", "each field gives the opponents: no sweep.variants opponents with [[fields]]")
+        points = [replace(p, label=f"{p.label}, {label}" if p.label else label, x=p.x if sweep_name else label,
+                          series=label if sweep_name else "", opponents=opponents, games=field_games, field=label)
+                  for label, opponents, field_games in fields for p in points]
+        common.update(fields=tuple(label for label, _, _ in fields))
+    points = [_concrete_point(path, p, "sweep" if "sweep" in data else "opponents") for p in points]
     return Spec(**common, sweep_name=sweep_name, series_name=series_name, points=tuple(points))
 
 
+def _concrete_point(path, p: Point, fieldname: str) -> Point:
+    """The point with its strategy specs at its player count, each loadable."""
+    from idiotsim.strategy_api import load_strategy
+    p = p.concrete()
+    for s in p.strategy_specs():
+        try:
+            load_strategy(s)
+        except UserError as e:
+            raise _err(path, fieldname, f"at {p.label or 'the only setting'}: {e}") from None
+    _check_point(path, p, fieldname)
+    return p
+
+
+def _fields(path, raw, players: int) -> list[tuple]:
+    """(label, opponents, games) of each [[fields]] table (games 0: the spec's)."""
+    if not isinstance(raw, list) or not raw or not all(isinstance(f, dict) for f in raw):
+        raise _err(path, "fields", "must be a non-empty array of tables ([[fields]])")
+    fields, labels = [], set()
+    for i, table in enumerate(raw):
+        where = f"fields[{i}]"
+        _check_keys(path, table, FIELD_FIELDS, where + ".")
+        for name in ("label", "opponents"):
+            if name not in table:
+                raise _err(path, f"{where}.{name}", "missing")
+        label = _require_type(path, f"{where}.label", table["label"], str, "a string")
+        if label in labels:
+            raise _err(path, f"{where}.label", f"label {label!r} repeats")
+        labels.add(label)
+        opponents = _check_spec_list(path, f"{where}.opponents", table["opponents"], players)
+        games = _check_games(path, f"{where}.games", table["games"]) if "games" in table else 0
+        fields.append((label, opponents, games))
+    return fields
+
+
+def _beginner(path, table, players: int) -> Beginner:
+    if not isinstance(table, dict):
+        raise _err(path, "beginner", f"must be a table ([beginner]), got {table!r}")
+    _check_keys(path, table, BEGINNER_FIELDS, "beginner.")
+    for name in ("treatment", "control"):
+        if name not in table:
+            raise _err(path, f"beginner.{name}", "missing")
+    opponents = _check_spec_list(path, "beginner.opponents", table.get("opponents", ["basic"]), players)
+    report = _require_type(path, "beginner.report", table.get("report", ""), str, "a string")
+    if report and not re.fullmatch(r"[A-Za-z0-9_-]+", report):
+        raise _err(path, "beginner.report", f"must be a report name (the stem of its spec), got {report!r}")
+    return Beginner(treatment=_check_strategy(path, "beginner.treatment", table["treatment"], players),
+                    control=_check_strategy(path, "beginner.control", table["control"], players),
+                    opponents=opponents,
+                    label=_require_type(path, "beginner.label", table.get("label", "the beginner contrast"), str,
+                                        "a string"),
+                    report=report)
+
+
 def _check_point(path, p: Point, fieldname: str) -> None:
-    distinct = {p.treatment, p.control, *p.opponents} if p.treatment else {p.strategy}
+    distinct = set(p.strategy_specs())
     if len(distinct) > 30:
         raise _err(path, fieldname, f"at most 30 distinct strategies per table, got {len(distinct)}")
 
@@ -312,14 +436,15 @@ def _make_point(path, fieldname: str, base: Point, rule_values: dict, overrides:
     values = {**rule_values, **overrides}
     players = values.pop("players", base.players)
     rules = _make_rules(path, fieldname, {**values, "players": players})
-    subject = base.subject
+    point = replace(base.with_knobs(knobs) if knobs else base, label=label, x=x, series=series, rules=rules)
     if knobs:
-        subject = with_knobs(subject, knobs)
         try:
-            load_strategy(subject)
+            for s in (point.subject, point.beginner_treatment):
+                if s:
+                    load_strategy(at_players(s, players))
         except UserError as e:
             raise _err(path, fieldname, str(e)) from None
-    return replace(base.with_subject(subject), label=label, x=x, series=series, rules=rules)
+    return point
 
 
 def value_text(value) -> str:
@@ -363,7 +488,7 @@ def _sweep_points(path, design: str, sweep, base: Point, rule_values: dict):
         if ax_kind == "knob":
             from idiotsim.strategy_api import load_strategy
             subject = base.subject
-            family = load_strategy(subject).strategy
+            family = load_strategy(at_players(subject, base.players)).strategy
             knobs = [k.name for k in family.knobs]
             if ax_name not in knobs:
                 raise _err(path, where.replace("values", "knob"),
@@ -423,14 +548,15 @@ def _variant_points(path, design: str, variants, base: Point, rule_values: dict)
             for k, x in knobs.items():
                 if isinstance(x, bool) or not isinstance(x, (int, float)):
                     raise _err(path, f"{where}.knobs.{k}", f"must be a number, got {x!r}")
-            new = with_knobs(p.treatment, knobs)
+            p = p.with_knobs(knobs)
             try:
-                load_strategy(new)
+                for s in (p.treatment, p.beginner_treatment):
+                    if s:
+                        load_strategy(at_players(s, players))
             except UserError as e:
                 raise _err(path, f"{where}.knobs", str(e)) from None
-            p = replace(p, treatment=new)
         if "opponents" in v:
-            opp = _check_spec_list(path, f"{where}.opponents", v["opponents"])
+            opp = _check_spec_list(path, f"{where}.opponents", v["opponents"], players)
             p = replace(p, opponents=opp)
         if "strategy" in v:
             p = replace(p, strategy=_check_strategy(path, f"{where}.strategy", v["strategy"]))

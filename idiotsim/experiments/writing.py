@@ -1,8 +1,9 @@
 """Writing reports: each spec through its design's protocol into NAME.md, NAME.csv and its plots."""
 from __future__ import annotations
 
+import csv
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from idiotsim.chunks import Executor
@@ -12,12 +13,16 @@ from idiotsim.experiments.disagreement import DisagreementDesign
 from idiotsim.experiments.index import index_markdown
 from idiotsim.experiments.leaderboard import LeaderboardDesign
 from idiotsim.experiments.paired import PairedDesign
+from idiotsim.experiments.report import ANSWER_MARK
 from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.experiments.spec import Spec, load_spec, spec_paths
+from idiotsim.experiments.strong import StrongDesign
 from idiotsim.files import make_folder, write_atomic
 
-DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), SeatsDesign(), LeaderboardDesign(),
+DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), SeatsDesign(), LeaderboardDesign(),
                                                   DisagreementDesign())}
+CHECK_FOLDER = "check"  # reports/check/NAME.*: the reduced-size results CI compares (a spec's check_games)
+FULL_SIZE_SUFFIXES = (".md", ".csv", ".png")  # what a deal design writes; check_games is for deal designs only
 
 
 @dataclass(frozen=True)
@@ -32,24 +37,44 @@ class Written:
 
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
                  precision: float | None = None, executor: Executor | None = None) -> Written:
-    """Play `spec` and write NAME.md, NAME.csv and its plots into out_dir (default: the spec's folder)."""
+    """Play `spec` and write NAME.md, NAME.csv and its plots into out_dir (default: the spec's folder); at its
+    full size a spec with `check_games` also writes its reduced-size result into out_dir/check/."""
     out = make_folder(Path(out_dir) if out_dir is not None else Path(spec.path).parent)
+    written = _write(spec, out, games, quick, precision, executor)
+    if spec.check_games and games is None and not quick and precision is None:
+        check = write_check(spec, out, executor)
+        written = replace(written, files=written.files + check.files)
+    return written
+
+
+def write_check(spec: Spec, out_dir, executor: Executor | None = None) -> Written:
+    """The spec's reduced-size result (`check_games` a setting) in out_dir/check/."""
+    return _write(spec, make_folder(Path(out_dir) / CHECK_FOLDER), spec.check_games, False, None, executor,
+                  reduced=True)
+
+
+def _write(spec: Spec, out: Path, games, quick, precision, executor, reduced: bool = False) -> Written:
     design = DESIGNS[spec.design]
     played = design.play(spec, out, games=games, precision=precision, quick=quick, executor=executor)
+    played.reduced = reduced
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
     csv = write_atomic(out / f"{spec.name}.csv", report.csv)
     return Written(spec, report.answer, [md, csv, *report.files], report.games, report.summary, report.table)
 
 
-def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log=None,
-              executor: Executor | None = None) -> list[Written]:
-    """Regenerate every spec in `folder` and the index README.md."""
+def _load_all(folder) -> list[Spec]:
     specs = [load_spec(p) for p in spec_paths(folder)]
     if not specs:
         raise UserError(f"{folder} holds no experiment spec (*.toml)")
+    return specs
+
+
+def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log=None,
+              executor: Executor | None = None) -> list[Written]:
+    """Regenerate every spec in `folder` and the index README.md."""
     written = []
-    for spec in specs:
+    for spec in _load_all(folder):
         w = write_report(spec, out_dir if out_dir is not None else folder, games, quick, precision, executor)
         written.append(w)
         if log:
@@ -65,16 +90,46 @@ MADE_ELSEWHERE = ("tuned",)
 
 
 def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
-    """Regenerate every spec in `folder` at its full size into a temporary folder and compare the outputs
-    byte by byte with the committed ones; the relative paths that differ, are missing or are extra."""
+    """Regenerate every spec in `folder` into a temporary folder and compare the outputs byte by byte with the
+    committed ones; the relative paths that differ, are missing or are extra. A spec with `check_games` is
+    regenerated at that reduced size and compared with check/NAME.*; its full-size files must be there, and
+    the index is written from them (their answer and size)."""
     folder = Path(folder)
+    specs = _load_all(folder)
     with tempfile.TemporaryDirectory(prefix="idiotsim-check-") as tmp:
-        write_all(folder, tmp, log=log, executor=executor)
-        fresh = _outputs(Path(tmp))
+        tmp = Path(tmp)
+        written, full_size = [], set()
+        for spec in specs:
+            if spec.check_games:
+                w = write_check(spec, tmp, executor)
+                full_size |= {spec.name + suffix for suffix in FULL_SIZE_SUFFIXES}
+                written.append(committed_written(folder, spec))
+            else:
+                w = write_report(spec, tmp, executor=executor)
+                written.append(w)
+            if log:
+                log(w)
+        write_atomic(tmp / "README.md", index_markdown(written))
+        fresh = _outputs(tmp)
         committed = {path for path in _outputs(folder) if Path(path).parts[0].split(".")[0] not in MADE_ELSEWHERE}
-        return sorted(path for path in fresh | committed
-                      if path not in fresh or path not in committed
-                      or (Path(tmp) / path).read_bytes() != (folder / path).read_bytes())
+        missing = sorted(path for path in full_size if path not in committed)
+        compared = committed - full_size
+        return sorted(missing + [path for path in fresh | compared
+                                 if path not in fresh or path not in compared
+                                 or (tmp / path).read_bytes() != (folder / path).read_bytes()])
+
+
+def committed_written(folder: Path, spec: Spec) -> Written:
+    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv."""
+    answer, games = "(the full-size report is missing)", 0
+    md, csv_path = folder / f"{spec.name}.md", folder / f"{spec.name}.csv"
+    if md.is_file():
+        lines = [line for line in md.read_text().splitlines() if line.startswith(ANSWER_MARK)]
+        answer = lines[0][len(ANSWER_MARK):] if lines else answer
+    if csv_path.is_file():
+        with csv_path.open(newline="") as f:
+            games = sum(int(row["games"]) for row in csv.DictReader(f) if row.get("games", "").isdigit())
+    return Written(spec, answer, [md, csv_path], games)
 
 
 def _outputs(folder: Path) -> set[str]:

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.cards import BASIC_KEY, SIX, TEN
+from idiotsim.cards import BASIC_KEY
 from idiotsim.jit import kernel
 from idiotsim.observation import (BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, DECKS, FACEUP,
                                   FACEUP_SIZE, HAND_SIZE, KNOWN, LOW_RANK, NR, PILE_COUNTS, PILE_RUN,
-                                  PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
+                                  PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SOURCE, SRC_FACEUP,
                                   TALON_SIZE, TEN_ONLY_ON_LOWER)
-from idiotsim.toolkit import CHANCE, PICKUP, legal_mask
+from idiotsim.strategies.weighted import burns
+from idiotsim.toolkit import CHANCE, PICKUP, legal_mask, next_seat_in
 
 STRENGTH = BASIC_KEY / (NR - 1)  # a rank's place in basic's key 3 < .. < A < 2 < 10, scaled 0..1
 CARDS = 4.0  # counts are scaled by the copies of a rank in one deck
@@ -127,26 +128,6 @@ def state_features(obs, hand, counting, x):
 
 
 @kernel
-def next_in(obs):
-    """The next seat still in (R4), or the deciding seat."""
-    n = obs[PLAYERS]
-    s = obs[SEAT]
-    for _ in range(n - 1):
-        s = s + 1 if s + 1 < n else 0
-        if obs[PLACE + s] == 0:
-            return s
-    return obs[SEAT]
-
-
-@kernel
-def burns(obs, rank, cards):
-    """R16.2, V7, V10: does a play of `cards` cards of `rank` burn the pile?"""
-    run = cards + (obs[PILE_RUN] if obs[PILE_TOP] == rank else 0)
-    six_burn = obs[SIX_BURN]
-    return rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)
-
-
-@kernel
 def follow_shares(obs, x, nxt, top, counting):
     """(share of the unseen cards, known cards in the next player's source / 4) that may follow `top`
     (-1: an empty pile)."""
@@ -172,7 +153,7 @@ def move_features(obs, hand, x, move, basic_move, counting, m):
     for i in range(MOVE_FEATURES):
         m[i] = 0.0
     seat = obs[SEAT]
-    nxt = next_in(obs)
+    nxt = next_seat_in(obs)
     pile = obs[PILE_SIZE]
     m[M_BASIC] = move == basic_move
     gap = (nxt - seat) % obs[PLAYERS]

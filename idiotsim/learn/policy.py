@@ -28,8 +28,9 @@ from idiotsim.jit import kernel
 from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_features, split_swap,
                                      state_features, swap_features)
 from idiotsim.learn.model import H_HIDDEN, move_score, state_part, swap_score
-from idiotsim.observation import (ACTIONS, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, MUST_PLAY, NR, PILE_SIZE, SEAT,
-                                  SOURCE, SRC_HAND, SWAP, TALON_SIZE, TURN)
+from idiotsim.observation import (ACTIONS, CAN_CHANCE, CAN_PICKUP, DECISION, MUST_PLAY, NR, PILE_SIZE, SOURCE,
+                                  SRC_HAND, SWAP, TALON_SIZE, TURN)
+from idiotsim.search import _can_lay  # the search's list of swap choices: the same test
 from idiotsim.strategies.cascade import pile_is_strong, swap_by_mode
 from idiotsim.toolkit import (BASIC_PREFERENCE, CHANCE, PICKUP, can_play, faceup_addable, held_in_source,
                               legal_now, lowest_blind, basic_turn, play, play_at_most, playable_mask, swap_best,
@@ -121,16 +122,6 @@ def choose_turn(obs, hand, params):
     if obs[CAN_CHANCE] != 0:
         best, best_score = _scored(obs, hand, params, s, m, pre, h, CHANCE, basic, counting, best, best_score)
     return best
-
-
-@kernel(inline="always")
-def _can_lay(obs, hand, r1, r2, r3):
-    """Are ranks r1, r2, r3 (a rank may repeat) among the seat's 6 cards at the swap?"""
-    row = FACEUP + obs[SEAT] * NR
-    for r in (r1, r2, r3):
-        if (r1 == r) + (r2 == r) + (r3 == r) > hand[r] + obs[row + r]:
-            return False
-    return True
 
 
 @njit(cache=True)
