@@ -5,9 +5,10 @@
 
 Positions are the TURN decisions of games of `basic` (reference engine, every 2nd decision).
 - engine: full games/s of 4 `basic` players (`play_games`, one thread), in the same process;
-- rollouts/s: from those positions, a sampled state (`sample_state`) copied and played on by `basic`
-  to the end of the deciding seat's round (what a search does per move and sample), and the same
-  from the true state without sampling; the ratio to the engine's full games/s;
+- rollouts/s: from those positions, a sampled state (`sample_state`, with the basic-model belief, the
+  search's default, and with the uniform one) copied and played on by `basic` to the end of the
+  deciding seat's round (what a search does per move and sample), and the same from the true state
+  without sampling; the ratio to the engine's full games/s;
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128.
 Figures are printed, never asserted: the targets are in issue 13 (>= 600 decisions/s at K = 128).
 """
@@ -25,15 +26,20 @@ from idiotsim import observation as ob
 from idiotsim import search
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
+from idiotsim.sampler import BASIC_MODEL, UNIFORM
 from idiotsim.search import POLICY_PARAMS
 from idiotsim.simulate import play_games
 from idiotsim.strategies.search import STRATEGY
 from idiotsim.strategy_api import load_strategies
 
 
+TRUTH = -1  # `_rollouts` from the true states
+
+
 @njit(cache=True)
-def _rollouts(states, repeats, sampled):
-    """Rollouts from each state, `repeats` times: sampled from the seat's view, or the truth."""
+def _rollouts(states, repeats, belief):
+    """Rollouts from each state, `repeats` times: sampled from the seat's view with `belief`
+    (idiotsim.sampler), or the truth (belief TRUTH)."""
     work = np.zeros(search.WORK_SIZE, np.int64)
     sample = work[search.SAMPLE:search.ROLL]
     roll = work[search.ROLL:search.POOL]
@@ -47,9 +53,9 @@ def _rollouts(states, repeats, sampled):
         for i in range(states.shape[0]):
             st = states[i]
             seat = st[ob.SEAT]
-            if sampled:
+            if belief != TRUTH:
                 search.sample_state(st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR],
-                                    rng, sample, pool)
+                                    rng, sample, pool, belief)
                 search.copy_state(sample, roll)
             else:
                 search.copy_state(st, roll)
@@ -76,12 +82,12 @@ def engine_rate(players: int, games: int) -> float:
     return best
 
 
-def rollout_rate(states: np.ndarray, sampled: bool, repeats: int) -> float:
-    _rollouts(states[:2], 1, sampled)
+def rollout_rate(states: np.ndarray, belief: int, repeats: int) -> float:
+    _rollouts(states[:2], 1, belief)
     best = 0.0
     for _ in range(3):
         start = time.perf_counter()
-        _rollouts(states, repeats, sampled)
+        _rollouts(states, repeats, belief)
         best = max(best, repeats * len(states) / (time.perf_counter() - start))
     return best
 
@@ -117,9 +123,11 @@ def main() -> None:
     print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games)")
     print(f"engine, full games of basic:         {games:>12,.0f} games/s")
     repeats = 20 if args.quick else 100
-    for sampled, label in ((True, "rollouts from sampled states"), (False, "rollouts from the true states")):
-        rate = rollout_rate(states, sampled, repeats)
-        print(f"{label + ':':<36} {rate:>12,.0f} rollouts/s  ({rate / games:.2f}x the engine's games/s)")
+    for belief, label in ((BASIC_MODEL, "rollouts from sampled states, basic-model belief (the default)"),
+                          (UNIFORM, "rollouts from sampled states, uniform belief"),
+                          (TRUTH, "rollouts from the true states")):
+        rate = rollout_rate(states, belief, repeats)
+        print(f"{label + ':':<64} {rate:>12,.0f} rollouts/s  ({rate / games:.2f}x the engine's games/s)")
     for k in (32, 128):
         rate, moves = decision_rate(found, k, 5 if args.quick else 20)
         print(f"search decisions, K = {k:<4}            {rate:>12,.0f} decisions/s  "

@@ -3,7 +3,8 @@
 A chunk task is a pure function of plain data (it may run on another machine).
 An executor plays tasks and hands their results back in submission order:
 ``LocalExecutor`` in this process, one chunk after the other (the engine uses
-every core within a chunk), or ``idiotsim.distributed.DaskExecutor`` on a Dask
+every core within a chunk; a results file is written behind, while the next chunk
+plays: ``write_behind``), or ``idiotsim.distributed.DaskExecutor`` on a Dask
 cluster. Either way the results, and the files written, are bit-identical.
 
 Chunks that produce results files go through ``write_chunk_files``: a chunk
@@ -74,11 +75,42 @@ def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]]
         remove_temporaries(folder)
         executor.check_writable(folder)
     todo = [(str(path), make_frame, args) for path, args in chunks if not Path(path).exists()]
-    for path in executor.map_in_order(write_frame_task, todo):
+    if isinstance(executor, LocalExecutor):
+        written = write_behind(todo)
+    else:
+        written = executor.map_in_order(write_frame_task, todo)
+    for path in written:
         if on_written:
             on_written(Path(path))
     for folder in folders:  # a lost worker's half-written attempt
         remove_temporaries(folder)
+
+
+def write_behind(todo: list) -> Iterator[str]:
+    """Here, the chunks in order, each written by a writer thread while the next one plays (the engine
+    releases the GIL): the writing of every file but the last, and the import of polars, overlap the
+    play. Yields each path once its file is written; an error in playing or writing stops the rest."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1, thread_name_prefix="idiotsim-writer") as writer:
+        writer.submit(_import_writer)
+        pending = None
+        for path, make_frame, args in todo:
+            frame = make_frame(*args)
+            if pending is not None:
+                yield pending.result()
+            pending = writer.submit(_write_frame, frame, path)
+        if pending is not None:
+            yield pending.result()
+
+
+def _import_writer() -> None:
+    import idiotsim.results  # noqa: F401 (polars: imported while the first chunk plays)
+
+
+def _write_frame(frame, path: str) -> str:
+    from idiotsim.results import write_parquet
+    write_parquet(frame, Path(path))
+    return path
 
 
 def write_frame_task(path: str, make_frame: Callable, args: tuple) -> str:

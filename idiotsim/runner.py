@@ -11,7 +11,6 @@ from idiotsim.cards import format_deck
 from idiotsim.chunks import Executor, write_chunk_files
 from idiotsim.errors import UserError
 from idiotsim.files import make_folder, write_atomic
-from idiotsim.results import games_frame
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games
@@ -63,6 +62,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
 
 def run_chunk_frame(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks):
     """The rows of games first_game .. first_game + n_games - 1 (a chunk task: plain data in)."""
+    from idiotsim.results import games_frame  # polars: not needed before the first chunk has played
     from idiotsim.strategy_api import load_strategy
     batch = play_games(Rules(**rules_fields), [load_strategy(spec) for spec in specs], seed, first_game, n_games,
                        decks)

@@ -187,11 +187,14 @@ def _copy(src, dst, start, length):
 @kernel
 def copy_state(src, dst):
     """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
-    them stay 0), the talon still to draw, the game scalars; not the dealt deck, not a recording."""
+    them stay 0; the dealt face-up rows only at the swap), the talon still to draw, the game
+    scalars; not the dealt deck, not a recording."""
     n = src[ob.PLAYERS]
     _copy(src, dst, 0, ob.HEADER_SIZE)
-    for start in (ob.FACEUP, ob.KNOWN, en.HANDS, en.SWAP_FACEUP):
+    for start in (ob.FACEUP, ob.KNOWN, en.HANDS):
         _copy(src, dst, start, n * NR)
+    if src[ob.DECISION] == ob.SWAP:
+        _copy(src, dst, en.SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, en.BLIND):
         _copy(src, dst, start, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
@@ -224,9 +227,18 @@ def rollout_params(policy, players, searcher):
     return POLICY_PARAMS.copy()
 
 
+@kernel(inline="always")
+def _mark_basic_seats(st, policy, searcher):
+    """The seats whose rollout policy is `basic` play it inline (engine.SEAT_BASIC): every seat under
+    POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF."""
+    elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF
+    en.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
+
+
 @kernel
 def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles=True):
     """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place."""
+    _mark_basic_seats(st, policy, searcher)
     if policy == POLICY_COUNTER:
         return en.play_on(st, seat, searcher, counter_decide, policy_params, scratch, snap, skip_cycles)
     if policy == POLICY_TUNED:
@@ -246,6 +258,7 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
         for s in range(n):
             if st[ob.SCORE + s] == n:
                 left_of_dealer = (s + 1) % n
+    _mark_basic_seats(st, policy, searcher)
     if policy == POLICY_COUNTER:
         return en.open_round(st, searcher, choice, counter_decide, policy_params, scratch, left_of_dealer)
     if policy == POLICY_TUNED:
@@ -292,8 +305,11 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     if determinize(obs, hand, rng, sample, pool, truth, perfect, work[BELIEF]) < 0:
         return -1
     for i in range(n_moves):
-        copy_state(sample, roll)
-        place = _play_move(roll, obs, work[MOVES + i], policy, policy_params, scratch, snap)
+        state = sample  # the last move plays on the sample itself, which is not needed again
+        if i < n_moves - 1:
+            copy_state(sample, roll)
+            state = roll
+        place = _play_move(state, obs, work[MOVES + i], policy, policy_params, scratch, snap)
         if place < 0:
             return -1
         work[PLACES + i] = place

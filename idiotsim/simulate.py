@@ -1,6 +1,8 @@
 """Python entry points to the numba engine: batches of games and single traced games."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from idiotsim import engine as en
@@ -9,9 +11,14 @@ from idiotsim.cards import RANK_NAMES
 from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.reference import illegal_message
 from idiotsim.rules import Rules
+from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategy_api import compiled
 
 SOURCE_NAMES = ("hand", "faceup", "blind", "talon")
+# play_batch releases the GIL (a results file is written meanwhile: chunks.write_behind) but runs one
+# batch at a time, as it did under the GIL: numba's workqueue threading layer aborts on concurrent use
+# (a Dask worker with several threads).
+ENGINE_LOCK = threading.Lock()
 
 
 def rules_header(rules: Rules) -> np.ndarray:
@@ -36,7 +43,8 @@ def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
 
 
 def strategy_inputs(strategies) -> tuple:
-    """The strategy tuple (padded to MAX_STRATEGIES) and the knob matrix, one row per strategy."""
+    """The strategy tuple (padded to MAX_STRATEGIES), which of them are `basic` (the engine plays
+    those inline: engine.SEAT_BASIC) and the knob matrix, one row per strategy."""
     python = [s.label for s in strategies if plays_in_python(s)]
     if python:
         raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
@@ -45,11 +53,13 @@ def strategy_inputs(strategies) -> tuple:
         raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]
     fns = tuple(decides) + (decides[0],) * (en.MAX_STRATEGIES - len(strategies))
+    is_basic = np.zeros(en.MAX_STRATEGIES, dtype=np.int8)
+    is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
     width = max([len(s.params) for s in strategies] + [1])
     params = np.zeros((en.MAX_STRATEGIES, width), dtype=np.float64)
     for i, s in enumerate(strategies):
         params[i, : len(s.params)] = s.params
-    return fns, params
+    return fns, is_basic, params
 
 
 def deck_matrix(decks, rules: Rules) -> np.ndarray:
@@ -69,7 +79,7 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     if any(plays_in_python(s) for s in strategies):
         return play_seated_reference(rules, strategies, seed, game_ids, deal_ids, seating, decks)
     distinct, index = distinct_strategies(strategies)
-    fns, params = strategy_inputs(distinct)
+    fns, is_basic, params = strategy_inputs(distinct)
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
     deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
     seating = np.ascontiguousarray(seating, dtype=np.int8)
@@ -81,8 +91,9 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     pickups = np.zeros(n_games, dtype=np.int16)
     stalled = np.zeros(n_games, dtype=np.int8)
     errors = np.zeros(n_games, dtype=np.int64)
-    en.play_batch(fns, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating, deck_matrix(decks, rules),
-                  block, places, actions, burns, pickups, stalled, errors)
+    with ENGINE_LOCK:
+        en.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating,
+                      deck_matrix(decks, rules), block, places, actions, burns, pickups, stalled, errors)
     bad = np.flatnonzero(errors)
     if len(bad):
         i = int(bad[0])
@@ -132,12 +143,14 @@ def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, de
 def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int | None = None,
                max_events: int | None = None):
     """One match on the numba engine with recording: (events, observation checksums, places)."""
-    fns, params = strategy_inputs(seats)
+    fns, is_basic, params = strategy_inputs(seats)
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     log_capacity = capacity + rules.players * rules.rounds
     state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
     state[en.RECORD], state[en.TRACE_CAP], state[en.LOG_CAP] = 1, capacity, log_capacity
-    state[en.SEAT_STRATEGY: en.SEAT_STRATEGY + rules.players] = np.arange(rules.players) % len(seats)
+    seating = np.arange(rules.players) % len(seats)
+    state[en.SEAT_STRATEGY: en.SEAT_STRATEGY + rules.players] = seating
+    state[en.SEAT_BASIC: en.SEAT_BASIC + rules.players] = is_basic[seating]
     places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
     matrix = deck_matrix(decks, rules)
     if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it

@@ -22,8 +22,10 @@ def squares(first: int, count: int) -> pl.DataFrame:
     return pl.DataFrame({"x": list(range(first, first + count))}).with_columns((pl.col("x") ** 2).alias("x2"))
 
 
-class RecordingExecutor(LocalExecutor):
-    """Plays here and remembers what it was asked to play and which folders it checked."""
+class RecordingExecutor:
+    """Plays here, one task after the other (a LocalExecutor would write behind, see
+    `test_writing_behind_keeps_the_order_and_stops_at_an_error`), and remembers what it was asked to
+    play and which folders it checked."""
 
     def __init__(self):
         self.played, self.checked = [], []
@@ -92,6 +94,24 @@ def test_a_failing_chunk_leaves_no_partial_file(tmp_path):
     with pytest.raises(RuntimeError, match="illegal move"):
         write_chunk_files(failing, chunks)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c0.parquet"]
+
+
+def test_writing_behind_keeps_the_order_and_stops_at_an_error(tmp_path):
+    played = []
+
+    def frame_or_junk(first: int, count: int):
+        played.append(first)
+        return "not a frame" if first == 10 else squares(first, count)
+
+    chunks = [(tmp_path / f"c{k}.parquet", (10 * k, 10)) for k in range(4)]
+    written = []
+    write_chunk_files(squares, chunks[2:], on_written=written.append)
+    assert written == [tmp_path / "c2.parquet", tmp_path / "c3.parquet"]
+    with pytest.raises(AttributeError):  # the writer thread's error, raised here
+        write_chunk_files(frame_or_junk, chunks, on_written=written.append)
+    assert written[2:] == [tmp_path / "c0.parquet"]
+    assert played == [0, 10]  # chunk 1 played while chunk 0 was written; nothing after the failed write
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c0.parquet", "c2.parquet", "c3.parquet"]
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):

@@ -12,12 +12,14 @@
   the strategy, seat, game and seed, and leaves no result behind.
 - ``--out`` holding results needs ``--force``; bad inputs are one-line errors.
 - ``trace --engine numba`` prints the reference trace byte for byte.
+- `basic`, which the engine plays inline, plays as it does through the strategy table.
 
 Most tests call ``cli.main(argv)`` in-process (it always ends with SystemExit);
 a few run the installed console script to see the real exit code and stderr.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -33,11 +35,12 @@ from helpers import cli_ok, cli_user_error, run_cli
 from idiotsim import cli, runner
 from idiotsim.cards import format_deck
 from idiotsim.errors import IllegalMoveError
+from idiotsim.jit import kernel
 from idiotsim.reference import play_match
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games
-from idiotsim.strategy_api import load_strategies
+from idiotsim.strategy_api import SeatStrategy, load_strategies
 
 SEED = 424_242
 MIXED4 = "basic,random,basic,random"
@@ -131,6 +134,20 @@ def test_games_differ_by_seed_and_index():
     c = play_games(rules, seats, SEED, 200, 200)
     assert not np.array_equal(a["actions"], b["actions"])
     assert not np.array_equal(a["actions"], c["actions"])
+
+
+@pytest.mark.parametrize("rules", [Rules(players=4), Rules(players=3, rounds=2, chance=True, opening_lowest=True,
+                                                          last_hand_with_faceup=True, lowest_starts=True)])
+def test_basic_played_inline_equals_basic_through_the_strategy_table(rules):
+    """engine.SEAT_BASIC: the engine plays `basic` inline; its twin (the same function compiled again, so
+    not `basic` to the engine) is called through the strategy table. Same games, alone or seated together."""
+    basic = load_strategies("basic", 1)[0]
+    twin = SeatStrategy("basic-twin", dataclasses.replace(basic.strategy, decide=kernel(basic.decide.py_func)),
+                        basic.params)
+    n = rules.players
+    inline = play_games(rules, [basic] * n, SEED, 0, 2000)
+    batch_equal(inline, play_games(rules, [twin] * n, SEED, 0, 2000))
+    batch_equal(inline, play_games(rules, [twin if s % 2 else basic for s in range(n)], SEED, 0, 2000))
 
 
 @TWO_THREADS

@@ -56,7 +56,8 @@ def write_check(spec: Spec, out_dir, executor: Executor | None = None) -> Writte
 def _write(spec: Spec, out: Path, games, quick, precision, executor, reduced: bool = False) -> Written:
     design = DESIGNS[spec.design]
     played = design.play(spec, out, games=games, precision=precision, quick=quick, executor=executor)
-    played.reduced = reduced
+    if reduced:  # only the deal designs take check_games (spec.py), and only their Played has the field
+        played.reduced = True
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
     csv = write_atomic(out / f"{spec.name}.csv", report.csv)

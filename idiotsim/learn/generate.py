@@ -76,7 +76,7 @@ def chunk_frame(config_fields: dict, chunk: int) -> pl.DataFrame:
     config = GenerateConfig(**{**config_fields, "collectors": tuple(config_fields["collectors"])})
     rules = config.rules()
     seats = [load_strategy(spec) for spec in (config.field or "basic", *config.collectors)]
-    fns, params = strategy_inputs(seats)
+    fns, _, params = strategy_inputs(seats)  # collect_game plays every seat through the table
     header = rules_header(rules)
     out_obs = np.zeros((MAX_KEPT, ob.OBS_SIZE), np.int64)
     out_hand = np.zeros((MAX_KEPT, ob.NR), np.int64)
