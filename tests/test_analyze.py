@@ -13,6 +13,7 @@ from idiotsim import analyze as an
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.cards import RANK_OF_NAME
+from idiotsim.errors import UserError
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules, read_toml
 from idiotsim.search import copy_state
@@ -143,6 +144,23 @@ def test_a_position_file_round_trip(tmp_path, capsys):
     assert "seat 3 to play" in table and "(best)" in table and "basic" in table
     assert "exists already" in cli_user_error(capsys, "analyze", "--players", 4, "--seed", SEED, "--action", 25,
                                               "--save-position", saved)
+
+
+def test_a_position_file_keeps_the_pickup_facts(tmp_path):
+    data = good_position()
+    data["seats"][0].update(pickup_legal=["Q", "K", "A", "2", "10"], pickup_free=1)
+    position = an.position_from_dict(data)
+    assert position.obs[ob.PICKUP_LEGAL] == sum(1 << r for r in (10, 11, 12, 0, 8))
+    assert position.obs[ob.PICKUP_FREE] == 1 and position.obs[ob.PICKUP_LEGAL + 1] == 0
+    path = tmp_path / "p.toml"
+    path.write_text(an.position_toml(position))
+    np.testing.assert_array_equal(an.position_from_file(str(path)).obs, position.obs)
+    data["seats"][0]["pickup_free"] = -1
+    with pytest.raises(UserError, match="pickup_free"):
+        an.position_from_dict(data)
+    data["seats"][0]["pickup_legal"] = ["Q", "X"]
+    with pytest.raises(UserError, match="pickup_legal"):
+        an.position_from_dict(data)
 
 
 def good_position() -> dict:
