@@ -6,7 +6,9 @@ program with ``error: <message>`` and exit code 2 -- never a traceback.
 from __future__ import annotations
 
 import inspect
+import signal
 import sys
+import threading
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -81,8 +83,29 @@ def _command_path(error, argv) -> str:
 _NO_ARGS = getattr(_click_exc, "NoArgsIsHelpError", ())  # click >= 8.2
 
 
+class _Interrupt:
+    """Whether Ctrl-C (SIGINT) arrived during this command: numba's dispatcher can turn the
+    KeyboardInterrupt raised inside it into another exception (a TypeError from its type
+    resolution), which must still end as an interrupt, not as a traceback."""
+    seen = False
+
+    @classmethod
+    def handler(cls, signum, frame):
+        cls.seen = True
+        raise KeyboardInterrupt
+
+
+def _catch_interrupts():
+    """Install the SIGINT handler (main thread only); returns the previous one, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    _Interrupt.seen = False
+    return signal.signal(signal.SIGINT, _Interrupt.handler)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; a user error becomes one ``error: ...`` line and exit code 2."""
+    previous = _catch_interrupts()
     try:
         result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
     except UserError as e:
@@ -97,4 +120,11 @@ def main(argv: list[str] | None = None) -> None:
         _fail(e.format_message())
     except (typer.Abort, getattr(_click_exc, "Abort", typer.Abort)):
         _fail("aborted")
+    except Exception:
+        if _Interrupt.seen:
+            _fail("aborted")
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     sys.exit(result if isinstance(result, int) else 0)
