@@ -73,7 +73,7 @@ def work(params) -> float:
     return GAMES_OF_BASIC_PER_GAME
 
 
-@strategy_function(allocates=True)
+@strategy_function
 def decide(obs, hand, params, rng):
     return learned_decision(obs, hand, params)
 
