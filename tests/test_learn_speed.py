@@ -5,7 +5,7 @@ products input by input in index order, with no heap allocation (idiotsim.learn.
 must be the same as the dense computation's: tests/learn_reference.py keeps the player of commit
 11e8f0f verbatim, and here both run on the positions of learned self-play in several variants
 (R6 swaps and R13-R16 turns of every kind: V5 chance, V9, V10, V11 extras, V12 openings, two decks),
-for the shipped models, a random MLP of an odd width, a random linear model, and the knobs that change
+for the shipped models, random MLPs of odd widths (5, 21: the blocks of 8 units and the units after them), a random linear model, and the knobs that change
 the inputs or the candidates (counting, save_tens, max_copies). Compared bit for bit: the training
 features (state and move parts), every legal move's score, and every decision.
 """
@@ -63,7 +63,7 @@ def _params(spec: str) -> list[np.ndarray]:
     """The learned family's params for a spec, and the same knobs with random models in place of its own."""
     base = load_strategy(spec).params
     return [base] + [np.concatenate([base[:MODEL_AT], _random_model(kind, hidden, seed)])
-                     for kind, hidden, seed in ((MLP, 5, 1), (LINEAR, 0, 2))]
+                     for kind, hidden, seed in ((MLP, 5, 1), (MLP, 21, 4), (LINEAR, 0, 2))]
 
 
 def test_the_positions_cover_every_move_kind(positions):

@@ -69,12 +69,11 @@ SWAP_FEATURES = 2 * NR + 2
 
 @kernel(inline="always")
 def _put(idx, val, n, i, x):
-    """Append input i of value x to the non-zero list (idx, val)[:n]; the new length."""
-    if x != 0.0:
-        idx[n] = i
-        val[n] = x
-        return n + 1
-    return n
+    """Append input i of value x to the non-zero list (idx, val)[:n]; the new length. Branch-free: the
+    entry is always written and kept only when x is not zero (the buffers have room for every input)."""
+    idx[n] = i
+    val[n] = x
+    return n + (x != 0.0)
 
 
 @kernel

@@ -1,4 +1,5 @@
-"""Scratch buffers in the caller's stack frame, for the learned player's numba code.
+"""Raw memory for the learned player's numba code: scratch buffers in the caller's stack frame, and
+arrays' data pointers.
 
 A decision needs a few small buffers (the state inputs, the hidden layer). ``np.empty`` in numba is a
 heap allocation with reference counting (about 100 ns each, and it forbids ``kernel``); these are an
@@ -33,3 +34,13 @@ def stack_ints(typingctx, size):
         return None
     return types.CPointer(types.int64)(size), lambda context, builder, sig, args: _alloca(builder, size,
                                                                                         ir.IntType(64))
+
+
+@intrinsic
+def data_pointer(typingctx, array):
+    """A contiguous array's data as a pointer: indexing it has none of the negative-index wraparound
+    code numba adds to an array access with a signed index (which also keeps loops from vectorising)."""
+    if not isinstance(array, types.Array) or array.layout != "C":
+        return None  # a strided array's elements are not data[i]
+    return types.CPointer(array.dtype)(array), lambda context, builder, sig, args: context.make_array(array)(
+        context, builder, args[0]).data
