@@ -77,19 +77,26 @@ def _put(idx, val, n, i, x):
 
 
 @kernel
-def unseen_count(obs, hand, rank, counting):
-    """Copies of `rank` the deciding seat has not seen (counting=0: not in sight now)."""
+def unseen_counts(obs, hand, counting, unseen):
+    """unseen[r] = the copies of rank r the deciding seat has not seen, / CARDS (counting=0: not in
+    sight now: own hand, every face-up row, the pile's top run)."""
     seat = obs[SEAT]
-    c = 4 * obs[DECKS] - hand[rank]
+    left = stack_ints(NR)
+    for r in range(NR):
+        left[r] = 4 * obs[DECKS] - hand[r]
     for s in range(obs[PLAYERS]):
-        c -= obs[FACEUP + s * NR + rank]
+        for r in range(NR):
+            left[r] -= obs[FACEUP + s * NR + r]
         if counting and s != seat:
-            c -= obs[KNOWN + s * NR + rank]
+            for r in range(NR):
+                left[r] -= obs[KNOWN + s * NR + r]
     if counting:
-        c -= obs[BURNED + rank] + obs[PILE_COUNTS + rank]
-    elif rank == obs[PILE_TOP]:
-        c -= obs[PILE_RUN]
-    return max(c, 0)
+        for r in range(NR):
+            left[r] -= obs[BURNED + r] + obs[PILE_COUNTS + r]
+    elif obs[PILE_TOP] >= 0:
+        left[obs[PILE_TOP]] -= obs[PILE_RUN]
+    for r in range(NR):
+        unseen[r] = max(left[r], 0) / CARDS
 
 
 @kernel
@@ -118,8 +125,8 @@ def state_inputs(obs, hand, counting, idx, val, unseen):
     if counting:
         for r in range(NR):
             n = _put(idx, val, n, S_BURNED + r, obs[BURNED + r] / CARDS)
+    unseen_counts(obs, hand, counting, unseen)
     for r in range(NR):
-        unseen[r] = unseen_count(obs, hand, r, counting) / CARDS
         n = _put(idx, val, n, S_UNSEEN + r, unseen[r])
     n = _put(idx, val, n, S_TALON, obs[TALON_SIZE] / PILE_SCALE)
     n = _put(idx, val, n, S_TALON + 1, 1.0 if obs[TALON_SIZE] > 0 else 0.0)
@@ -142,7 +149,7 @@ def state_inputs(obs, hand, counting, idx, val, unseen):
         n = _put(idx, val, n, base + O_KNOWN_TOTAL, known / CARDS)
         for r in range(NR):
             n = _put(idx, val, n, base + O_FACEUP + r, obs[FACEUP + s * NR + r] / CARDS)
-        if counting:
+        if known:  # (no known card: the block is all zeros)
             for r in range(NR):
                 n = _put(idx, val, n, base + O_KNOWN + r, obs[KNOWN + s * NR + r] / CARDS)
     return n

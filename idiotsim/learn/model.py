@@ -143,72 +143,33 @@ def check_vector(vector: np.ndarray, where: str) -> None:
 
 # ---- scoring (numba) ---------------------------------------------------------------------------
 
-BLOCK = 8  # first-layer units summed side by side in registers (8 floats: one cache line of a row)
-
-
-@kernel(inline="always")
-def _block(model, rows, width, k, n, idx, val, start, s0):
-    """Units k..k+BLOCK-1 of a first layer: start[s0 + k + u] plus the products of the non-zero inputs
-    (idx, val)[:n] with their rows (input j's row at rows + j * width), input by input in order. Each
-    unit's float operations are the plain loop's; only BLOCK units run side by side."""
-    a0, a1, a2, a3 = start[s0 + k], start[s0 + k + 1], start[s0 + k + 2], start[s0 + k + 3]
-    a4, a5, a6, a7 = start[s0 + k + 4], start[s0 + k + 5], start[s0 + k + 6], start[s0 + k + 7]
-    for i in range(n):
-        x = val[i]
-        r = rows + idx[i] * width + k
-        a0 += x * model[r]
-        a1 += x * model[r + 1]
-        a2 += x * model[r + 2]
-        a3 += x * model[r + 3]
-        a4 += x * model[r + 4]
-        a5 += x * model[r + 5]
-        a6 += x * model[r + 6]
-        a7 += x * model[r + 7]
-    return a0, a1, a2, a3, a4, a5, a6, a7
-
-
-@kernel(inline="always")
-def _unit(model, rows, width, k, n, idx, val, start, s0):
-    """Unit k alone (one after the last whole BLOCK)."""
-    a = start[s0 + k]
-    for i in range(n):
-        a += val[i] * model[rows + idx[i] * width + k]
-    return a
-
-
 @kernel
 def state_part(model, at, n, idx, val, pre):
     """Once per decision, from the state part's non-zero inputs (idx, val)[:n] (`state_inputs`, in
     increasing index order): for an MLP, pre[:hidden] = s Ws + b; for a linear model, pre[:MOVE_FEATURES]
     = w + s A. `at`: the model's offset in params. The products are added input by input in index
     order, so the floats are those of the full sum: a zero input adds nothing."""
+    kind = int(model[at + H_KIND])
     body = at + HEADER + SWAP_FEATURES
-    if int(model[at + H_KIND]) == LINEAR:
+    if kind == LINEAR:
         width = MOVE_FEATURES
-        bias = body + STATE_FEATURES * MOVE_FEATURES
+        first = body + STATE_FEATURES * MOVE_FEATURES
     else:
         width = int(model[at + H_HIDDEN])
-        bias = body + (STATE_FEATURES + MOVE_FEATURES) * width
-    k = 0
-    while k + BLOCK <= width:
-        pre[k], pre[k + 1], pre[k + 2], pre[k + 3], pre[k + 4], pre[k + 5], pre[k + 6], pre[k + 7] = _block(
-            model, body, width, k, n, idx, val, model, bias)
-        k += BLOCK
-    while k < width:
-        pre[k] = _unit(model, body, width, k, n, idx, val, model, bias)
-        k += 1
-
-
-@kernel(inline="always")
-def _relu_term(score, a, weight):
-    return score + a * weight if a > 0.0 else score
+        first = body + (STATE_FEATURES + MOVE_FEATURES) * width
+    for k in range(width):
+        pre[k] = model[first + k]
+    for i in range(n):
+        x = val[i]
+        row = body + idx[i] * width
+        for k in range(width):
+            pre[k] += x * model[row + k]
 
 
 @kernel
-def move_score(model, at, pre, n, idx, val):
+def move_score(model, at, pre, n, idx, val, h):
     """The score of one move from its move part's non-zero inputs (idx, val)[:n] (`move_inputs`, in
-    increasing index order; pre: `state_part`'s): the move inputs' linear terms in input order, then
-    the hidden units' in unit order, as the plain loops add them."""
+    increasing index order; pre: `state_part`'s; h: hidden-size scratch)."""
     kind = int(model[at + H_KIND])
     score = 0.0
     if kind == LINEAR:
@@ -219,23 +180,17 @@ def move_score(model, at, pre, n, idx, val):
     wm = at + HEADER + SWAP_FEATURES + STATE_FEATURES * hidden
     v = wm + MOVE_FEATURES * hidden + hidden
     w = v + hidden
+    for k in range(hidden):
+        h[k] = pre[k]
     for i in range(n):
-        score += val[i] * model[w + idx[i]]
-    k = 0
-    while k + BLOCK <= hidden:
-        a0, a1, a2, a3, a4, a5, a6, a7 = _block(model, wm, hidden, k, n, idx, val, pre, 0)
-        score = _relu_term(score, a0, model[v + k])
-        score = _relu_term(score, a1, model[v + k + 1])
-        score = _relu_term(score, a2, model[v + k + 2])
-        score = _relu_term(score, a3, model[v + k + 3])
-        score = _relu_term(score, a4, model[v + k + 4])
-        score = _relu_term(score, a5, model[v + k + 5])
-        score = _relu_term(score, a6, model[v + k + 6])
-        score = _relu_term(score, a7, model[v + k + 7])
-        k += BLOCK
-    while k < hidden:
-        score = _relu_term(score, _unit(model, wm, hidden, k, n, idx, val, pre, 0), model[v + k])
-        k += 1
+        x = val[i]
+        score += x * model[w + idx[i]]
+        row = wm + idx[i] * hidden
+        for k in range(hidden):
+            h[k] += x * model[row + k]
+    for k in range(hidden):
+        if h[k] > 0.0:
+            score += h[k] * model[v + k]
     return score
 
 

@@ -50,11 +50,11 @@ def allowed(obs, hand, rank, count, save_tens, max_copies):
 
 
 @kernel
-def _scored(obs, hand, model, unseen, total, nxt, threat_next, pre, idx, val, move, basic, counting, best,
+def _scored(obs, hand, model, unseen, total, nxt, threat_next, pre, idx, val, h, move, basic, counting, best,
             best_score):
     """(best, best_score) after scoring `move` (strictly better scores win: earlier moves keep ties)."""
     n = move_inputs(obs, hand, unseen, total, nxt, threat_next, move, basic, counting, idx, val)
-    score = move_score(model, MODEL_AT, pre, n, idx, val)
+    score = move_score(model, MODEL_AT, pre, n, idx, val, h)
     if best == NO_MOVE or score > best_score:
         return move, score
     return best, best_score
@@ -100,6 +100,7 @@ def choose_turn(obs, hand, params):
     val = stack_floats(STATE_FEATURES)
     unseen = stack_floats(NR)
     pre = stack_floats(MAX_WIDTH)
+    h = stack_floats(MAX_WIDTH)
     counting = int(params[K_COUNTING])
     model, o, hd = data_pointer(params), data_pointer(obs), data_pointer(hand)  # no wraparound checks
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
@@ -109,7 +110,7 @@ def choose_turn(obs, hand, params):
     best, best_score = NO_MOVE, 0.0
     basic_ok = basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens, max_copies)
     if basic_ok:
-        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, basic, basic,
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, basic, basic,
                                    counting, best, best_score)
     for r in range(NR):
         if (must >= 0 and r != must) or not legal_now(obs, r):
@@ -120,13 +121,13 @@ def choose_turn(obs, hand, params):
             for extra in range(faceup_addable(obs, hand, r, c) + 1):
                 move = play(r, c, extra)
                 if move != basic or not basic_ok:
-                    best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val,
+                    best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h,
                                                move, basic, counting, best, best_score)
     if obs[CAN_PICKUP] != 0 and basic != PICKUP:
-        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, PICKUP, basic,
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, PICKUP, basic,
                                    counting, best, best_score)
     if obs[CAN_CHANCE] != 0:
-        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, CHANCE, basic,
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, CHANCE, basic,
                                    counting, best, best_score)
     return best
 
@@ -139,13 +140,14 @@ def turn_move_score(obs, hand, params, move):
     val = stack_floats(STATE_FEATURES)
     unseen = stack_floats(NR)
     pre = stack_floats(MAX_WIDTH)
+    h = stack_floats(MAX_WIDTH)
     counting = int(params[K_COUNTING])
     model, o, hd = data_pointer(params), data_pointer(obs), data_pointer(hand)
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
     nxt = next_seat_in(obs)
     n = move_inputs(o, hd, unseen, unseen_total(unseen), nxt, next_threat(obs, nxt), move, basic_turn(obs, hand),
                     counting, idx, val)
-    return move_score(model, MODEL_AT, pre, n, idx, val)
+    return move_score(model, MODEL_AT, pre, n, idx, val, h)
 
 
 @kernel
