@@ -25,7 +25,7 @@ from idiotsim.jit import kernel
 from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_inputs, next_threat,
                                      split_swap, state_inputs, swap_features, unseen_total)
 from idiotsim.learn.model import MAX_HIDDEN, move_score, state_part, swap_score
-from idiotsim.learn.scratch import data_pointer, stack_floats, stack_ints
+from idiotsim.learn.scratch import readable, stack_floats, stack_ints
 from idiotsim.observation import (ACTIONS, CAN_CHANCE, CAN_PICKUP, DECISION, MUST_PLAY, NR, PILE_SIZE, SOURCE,
                                   SRC_HAND, SWAP, TALON_SIZE, TURN)
 from idiotsim.search import _can_lay  # the search's list of swap choices: the same test
@@ -102,7 +102,7 @@ def choose_turn(obs, hand, params):
     pre = stack_floats(MAX_WIDTH)
     h = stack_floats(MAX_WIDTH)
     counting = int(params[K_COUNTING])
-    model, o, hd = data_pointer(params), data_pointer(obs), data_pointer(hand)  # no wraparound checks
+    model, o, hd = readable(params), readable(obs), readable(hand)  # pointers: no wraparound checks
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
     total = unseen_total(unseen)
     nxt = next_seat_in(obs)
@@ -142,7 +142,7 @@ def turn_move_score(obs, hand, params, move):
     pre = stack_floats(MAX_WIDTH)
     h = stack_floats(MAX_WIDTH)
     counting = int(params[K_COUNTING])
-    model, o, hd = data_pointer(params), data_pointer(obs), data_pointer(hand)
+    model, o, hd = readable(params), readable(obs), readable(hand)
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
     nxt = next_seat_in(obs)
     n = move_inputs(o, hd, unseen, unseen_total(unseen), nxt, next_threat(obs, nxt), move, basic_turn(obs, hand),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 def _alloca(builder, size, llvm_item):
@@ -44,3 +44,16 @@ def data_pointer(typingctx, array):
         return None  # a strided array's elements are not data[i]
     return types.CPointer(array.dtype)(array), lambda context, builder, sig, args: context.make_array(array)(
         context, builder, args[0]).data
+
+
+def readable(array):
+    """(numba) `data_pointer(array)` for a C-contiguous array, the array itself for any other layout: what
+    the player's loops index."""
+    raise NotImplementedError("numba only")
+
+
+@overload(readable)
+def _readable(array):
+    if isinstance(array, types.Array) and array.layout == "C":
+        return lambda array: data_pointer(array)
+    return lambda array: array
