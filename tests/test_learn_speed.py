@@ -66,6 +66,7 @@ def _params(spec: str) -> list[np.ndarray]:
                      for kind, hidden, seed in ((MLP, 5, 1), (MLP, 21, 4), (LINEAR, 0, 2))]
 
 
+@pytest.mark.long(15)  # the positions fixture: learned self-play compiled and played in ten cells
 def test_the_positions_cover_every_move_kind(positions):
     turns = [(o, h) for o, h in positions if o[ob.DECISION] == ob.TURN]
     moves = np.concatenate([legal_moves(o, h) for o, h in turns])
@@ -101,6 +102,7 @@ def test_every_legal_moves_score_is_bit_identical(positions, spec):
                                                                                                  move)
 
 
+@pytest.mark.long(15)  # the first compiles the reference player
 @pytest.mark.parametrize("spec", ["learned-4p", "learned-fast-4p:counting=0", "learned-4p:save_tens=1,max_copies=1",
                                   "learned-fast-4p:burn_min=6,pickup_max=4"])
 def test_every_decision_is_the_old_players(positions, spec):
