@@ -38,8 +38,9 @@ TRUTH = -1  # `_rollouts` from the true states
 
 @njit(cache=True)
 def _rollouts(states, repeats, belief):
-    """Rollouts from each state, `repeats` times: sampled from the seat's view with `belief`
-    (idiotsim.sampler), or the truth (belief TRUTH)."""
+    """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
+    `belief` (idiotsim.sampler; the hidden pool built once per state, as a search builds it once per
+    decision), or from the truth (belief TRUTH)."""
     work = np.zeros(search.WORK_SIZE, np.int64)
     sample = work[search.SAMPLE:search.ROLL]
     roll = work[search.ROLL:search.POOL]
@@ -48,14 +49,16 @@ def _rollouts(states, repeats, belief):
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
+    hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
     places = 0
-    for _ in range(repeats):
-        for i in range(states.shape[0]):
-            st = states[i]
-            seat = st[ob.SEAT]
+    for i in range(states.shape[0]):
+        st = states[i]
+        seat = st[ob.SEAT]
+        obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+        m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
+        for _ in range(repeats):
             if belief != TRUTH:
-                search.sample_state(st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR],
-                                    rng, sample, pool, belief)
+                search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
                 search.copy_state(sample, roll)
             else:
                 search.copy_state(st, roll)
