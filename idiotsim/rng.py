@@ -103,13 +103,13 @@ def nb_below(state, n):
     return np.int64(m >> _U(32))
 
 
-@kernel(types.UniTuple(types.uint64, 2)(types.uint64, types.int64))
+@kernel  # typed on first use (a signature would load its cache at every import)
 def nb_below_from(s, n):
     """`nb_below` on a stream state held in a local: returns (the state after, the draw). A loop of
     draws (a shuffle) keeps the state in a register instead of loading and storing the array each
     time; the draws are nb_below's, in the same order."""
     un = _U(n)
-    s = s + _U(GAMMA)
+    s = _U(s) + _U(GAMMA)
     m = (nb_mix64(s) >> _U(32)) * un
     if (m & _U(0xFFFFFFFF)) < un:
         threshold = (_U(4294967296) - un) % un

@@ -248,7 +248,7 @@ def test_numba_draws_are_the_python_draws(n):
     assert all(0 <= x < n for x in python)
     state, local = new_state(SEED, n, 3)[0], []
     for _ in range(400):  # the sampler's shuffle draws with the state in a local (rng.nb_below_from)
-        state, x = nb_below_from(state, n)
+        state, x = nb_below_from(np.uint64(state), n)
         local.append(int(x))
     assert local == python and state == python_state[0]
 
