@@ -42,7 +42,7 @@ TRUTH = -1  # `_rollouts` from the true states
 def _rollouts(states, repeats, belief):
     """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
     `belief` (idiotsim.sampler; the hidden pool built once per state, as a search builds it once per
-    decision), or from the truth (belief TRUTH)."""
+    decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
     work = np.zeros(search.WORK_SIZE, np.int64)
     sample = work[search.SAMPLE:search.ROLL]
     roll = work[search.ROLL:search.POOL]
@@ -53,17 +53,21 @@ def _rollouts(states, repeats, belief):
     params = POLICY_PARAMS.copy()
     hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
     places = 0
+    if belief == TRUTH:  # the positions in turn: one position's rollouts in a row would replay one game
+        for _ in range(repeats):
+            for i in range(states.shape[0]):
+                search.copy_state(states[i], roll)
+                seat = states[i, ob.SEAT]
+                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+        return places
     for i in range(states.shape[0]):
         st = states[i]
         seat = st[ob.SEAT]
         obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
         m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
         for _ in range(repeats):
-            if belief != TRUTH:
-                search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
-                search.copy_state(sample, roll)
-            else:
-                search.copy_state(st, roll)
+            search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
+            search.copy_state(sample, roll)
             places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
     return places
 
