@@ -152,7 +152,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--search-deals", type=int, default=300)
     parser.add_argument("--out", type=Path, default=Path("reports"))
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()  # specs before or after the options
     if args.mode == "speed":
         speed(args.specs, args.players)
     elif args.mode == "table":
