@@ -268,8 +268,8 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
         return en.play_on(st, seat, searcher, weighted_decide, policy_params, scratch, snap, skip_cycles)
     if policy == POLICY_TUNED_SELF:
         return en.play_on(st, seat, searcher, tuned_self_decide, policy_params, scratch, snap, skip_cycles)
-    if policy == POLICY_LEARNED_SELF or policy == POLICY_LEARNED:
-        return en.play_on(st, seat, searcher, learned_rollout_decide, policy_params, scratch, snap, skip_cycles)
+    if policy == POLICY_LEARNED_SELF or policy == POLICY_LEARNED:  # it reads ACTIONS (LONG_ROUND): no cycle skip
+        return en.play_on(st, seat, searcher, learned_rollout_decide, policy_params, scratch, snap, False)
     return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
 
 
