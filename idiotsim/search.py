@@ -48,11 +48,11 @@ from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
 K_HALVING = K_TENS + 1  # the budget allocation knob
 K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler)
-K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned policies' shipped model: the last knob of the family
-LEARNED_AT = K_ROLLOUT_MODEL + 1  # the learned policies: the `learned` family's params follow the knobs
+K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned policy's shipped model: the last knob of the family
+LEARNED_AT = K_ROLLOUT_MODEL + 1  # the learned policy: the `learned` family's params follow the knobs
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
-POLICY_LEARNED_SELF, POLICY_LEARNED = 4, 5  # the learned player at the searcher's seat (basic elsewhere), everywhere
+POLICY_LEARNED_SELF = 4  # the learned player at the searcher's seat, basic elsewhere
 SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
@@ -234,14 +234,14 @@ def rollout_params(policy, players, searcher):
 # otherwise inherits the kernel's _nrt=False and cannot allocate.
 @njit(cache=True, _nrt=True)
 def learned_rollout_decide(obs, hand, params, rng):
-    """The learned policies: the learned player (params: its knobs, then its model) at the seats
-    `_mark_basic_seats` leaves to the policy."""
+    """POLICY_LEARNED_SELF: the learned player (params: its knobs, then its model) at the searcher's
+    seat, the only seat `_mark_basic_seats` leaves to the policy."""
     return learned_policy.learned_decision(obs, hand, params)
 
 
 @kernel(inline="always")
 def is_learned(policy):
-    return policy == POLICY_LEARNED_SELF or policy == POLICY_LEARNED
+    return policy == POLICY_LEARNED_SELF
 
 
 @njit(cache=True)
@@ -268,7 +268,7 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
         return en.play_on(st, seat, searcher, weighted_decide, policy_params, scratch, snap, skip_cycles)
     if policy == POLICY_TUNED_SELF:
         return en.play_on(st, seat, searcher, tuned_self_decide, policy_params, scratch, snap, skip_cycles)
-    if policy == POLICY_LEARNED_SELF or policy == POLICY_LEARNED:  # it reads ACTIONS (LONG_ROUND): no cycle skip
+    if policy == POLICY_LEARNED_SELF:  # the learned player reads ACTIONS (LONG_ROUND): no cycle skip
         return en.play_on(st, seat, searcher, learned_rollout_decide, policy_params, scratch, snap, False)
     return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
 
@@ -290,7 +290,7 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
         return en.open_round(st, searcher, choice, weighted_decide, policy_params, scratch, left_of_dealer)
     if policy == POLICY_TUNED_SELF:  # the other seats: basic
         return en.open_round(st, searcher, choice, tuned_self_decide, policy_params, scratch, left_of_dealer)
-    if policy == POLICY_LEARNED_SELF or policy == POLICY_LEARNED:
+    if policy == POLICY_LEARNED_SELF:  # the other seats: basic
         return en.open_round(st, searcher, choice, learned_rollout_decide, policy_params, scratch, left_of_dealer)
     return en.open_round(st, searcher, choice, basic_decide, policy_params, scratch, left_of_dealer)
 

@@ -19,7 +19,7 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import POLICY_LEARNED, POLICY_LEARNED_SELF, in_compiled_code, search_decision, true_state
+from idiotsim.search import POLICY_LEARNED_SELF, in_compiled_code, search_decision, true_state
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
 from idiotsim.toolkit import Knob, Strategy, strategy_function
@@ -29,10 +29,9 @@ from idiotsim.toolkit import Knob, Strategy, strategy_function
 GAMES_OF_BASIC_PER_ROLLOUT = 40
 # Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
 # the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
-# The learned policies: a learned decision costs about 7 us against about 0.015 us for basic's
-# (reports/learned.md); benchmarks/search_variants.py speed measured the ratios per rollout.
-LEARNED_SELF_COST, LEARNED_COST = 40.0, 120.0
-POLICY_COST = (1.0, 1.0, 7.0, 3.2, LEARNED_SELF_COST, LEARNED_COST)
+# policy 4: K = 3 with learned rollouts took 0.63 of the time of K = 128 with basic's (benchmarks/search_variants.py
+# speed, same process), so about 27x per rollout: a learned decision costs about 7 us, basic's about 0.015 us.
+POLICY_COST = (1.0, 1.0, 7.0, 3.2, 27.0)
 
 
 def work(params) -> float:
@@ -48,10 +47,9 @@ def work_perfect_info(params) -> float:
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
-    Knob("policy", 0, 0, 5, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
+    Knob("policy", 0, 0, 4, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
                             "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere, "
-                            "4 the learned player (`rollout_model`) at the searcher's seat and basic elsewhere, "
-                            "5 the learned player at every seat"),
+                            "4 the learned player (`rollout_model`) at the searcher's seat and basic elsewhere"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
     Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
@@ -63,7 +61,7 @@ KNOBS = (
     Knob("belief", 1, 0, 1, "the sampled states: 1 only the arrangements of the unseen cards that agree with the "
                             "opponents' pickups had they played like basic (no legal card then), alike "
                             "(0.019 places ahead of 0 at the same K); 0 every arrangement alike"),
-    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned policies' (4, 5) model: " + ", ".join(
+    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned policy's (4) model: " + ", ".join(
         f"{i} {name[:-4]}" for i, name in enumerate(LEARNED_MODELS))),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
@@ -72,9 +70,9 @@ POLICY = [knob.name for knob in KNOBS].index("policy")
 
 
 def learned_rollout_weights(values: dict):
-    """The learned policies read the `learned` family's params (its default knobs, then the model of
+    """The learned policy reads the `learned` family's params (its default knobs, then the model of
     `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT); other policies read nothing."""
-    if int(values.get("policy", 0)) not in (POLICY_LEARNED_SELF, POLICY_LEARNED):
+    if int(values.get("policy", 0)) != POLICY_LEARNED_SELF:
         return ()
     return LEARNED.params({"model": values.get("rollout_model", 0)})
 
