@@ -11,7 +11,8 @@ sequential halving (`halving`); `halving=0` is the plain search, every move on t
 10 by rule instead of searching it (burn as soon as possible, or save it like basic), for the burn
 question (reports/burn_search.toml). Beyond the plain search
 (docs/strategies.md has their measured strength at the same time per decision): `policy` 2 and 3
-roll out with the tuned `weighted` player (both weaker at the same time); `halving` (the default,
+roll out with the tuned `weighted` player, `policy` 4 with the learned player at the searcher's seat
+(all three weaker at the same time); `halving` (the default,
 stronger at the same time) allocates the same budget by sequential halving.
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
