@@ -1,7 +1,8 @@
 """The learned player's speed and strength (issue 18), and the frontier against the search.
 
     .venv/bin/python benchmarks/learned.py speed --players 4 learned-4p learned-fast-4p tuned-4p basic
-    .venv/bin/python benchmarks/learned.py frontier learned-4p learned-fast-4p --deals 20000 --search-deals 300 --out reports
+    .venv/bin/python benchmarks/learned.py frontier learned-4p learned-fast-4p --deals 20000 \
+        --search-deals 8:20000,16:20000,32:20000,64:4000,128:4000 --plain-deals 0 --out reports
     .venv/bin/python benchmarks/learned.py table --out reports
 
 table: the shipped presets' held-out strength at 2..5 players (20,000 deals at 4, 10,000 at the others, from
@@ -14,7 +15,10 @@ seat is (time per game with it in one seat - time per game of basic) / its decis
 
 frontier: strength (rotated, paired, Holm-adjusted; ``idiotsim.learn.evaluate``) against time per
 decision, for the learned presets and the search at K = 8, 16, 32, 64, 128 (the default, sequential
-halving; and the plain search, `halving=0`, at K = 128), written to OUT/learned_frontier.csv and .png. Speed figures under load are
+halving; and the plain search, `halving=0`, at K = 128 with --plain-deals), each on its own number of deals
+(the first deals of the same held-out set), written to OUT/learned_frontier.csv as each point finishes (a point
+replaces the CSV's row of the same player, so a frontier can be measured over several runs: `--deals 0` skips
+the learned points, `K:0` a search point) and drawn to OUT/learned_frontier.png. Speed figures under load are
 noisy: the ratios to basic in the same process are what compare.
 """
 from __future__ import annotations
