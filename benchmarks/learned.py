@@ -142,7 +142,7 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^")):
+    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D")):
         sel = sorted(([r["player"], r["kind"]] + [float(r[k]) for k in ("vs_basic", "lo", "hi", "us_per_decision")]
                       for r in rows if r["kind"] == kind), key=lambda r: r[5])
         if not sel:
@@ -150,7 +150,8 @@ def plot_frontier(rows, players: int, path: Path) -> None:
         x = [max(r[5], 0.05) for r in sel]
         y = [-r[2] for r in sel]
         err = [[r[4] - r[2] for r in sel], [r[2] - r[3] for r in sel]]
-        ax.errorbar(x, y, yerr=err, fmt=marker + ("-" if kind != "learned" else ""), label=kind, capsize=3)
+        ax.errorbar(x, y, yerr=err, fmt=marker + ("-" if kind in ("search", "plain search") else ""), label=kind,
+                    capsize=3)
         for xi, yi, r in zip(x, y, sel):
             ax.annotate(r[0].replace("search:rollouts=", "K=").split(",")[0], (xi, yi), fontsize=7,
                         textcoords="offset points", xytext=(4, 3))
