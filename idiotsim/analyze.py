@@ -32,7 +32,7 @@ from idiotsim.rules import Rules
 from idiotsim.stats import Moments, mean_interval, rate_interval
 from idiotsim.position_file import (Card, Position, SeenCards, position_from_dict, position_from_file,
                                     position_to_dict, position_toml, rank_cards, seen_cards)
-from idiotsim.toolkit import CHANCE, PICKUP
+from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
 
 DECISION_EVENTS = ("swap", "play", "pickup")  # a trace line of one of these is one decision
 ANALYZE_STREAM = SEAT_STREAM - 1  # the sampling stream of analyze: no seat of a game uses it
@@ -177,13 +177,13 @@ def legal_moves(position: Position) -> np.ndarray:
 def move_name(move: int, position: Position) -> str:
     """A move as a person says it: ``play 7 x2``, ``play 7 x1 +1 face-up``, ``pick up``, ``face-up K 10 10``."""
     if position.decision == ob.SWAP:
-        ranks = sorted((move % NR, move // NR % NR, move // NR ** 2), key=lambda r: BASIC_KEY[r])
+        ranks = sorted(swap_ranks(move), key=lambda r: BASIC_KEY[r])
         return "face-up " + " ".join(RANK_NAMES[r] for r in ranks)
     if move == PICKUP:
         return "pick up"
     if move == CHANCE:
         return "chance (turn the talon's top card)"
-    rank, count, extra = move & 15, (move >> 4) & 15, move >> 8
+    rank, count, extra = play_parts(move)
     source = "face-up" if position.obs[ob.SOURCE] == ob.SRC_FACEUP else "hand"
     return f"play {RANK_NAMES[rank]} x{count} from {source}" + (f" +{extra} face-up" if extra else "")
 
@@ -280,7 +280,7 @@ def strategy_choices(position: Position) -> dict:
 
 def canonical_swap(move: int) -> int:
     """A swap choice with its ranks in ascending order (as ``list_swap_moves`` lists them)."""
-    a, b, c = sorted((move % NR, move // NR % NR, move // NR ** 2))
+    a, b, c = sorted(swap_ranks(move))
     return a + NR * b + NR * NR * c
 
 

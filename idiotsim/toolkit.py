@@ -106,6 +106,16 @@ def swap_choice(a, b, c):
     return a + NR * b + NR * NR * c
 
 
+def play_parts(move: int) -> tuple:
+    """(rank, count, extra) of a play code: the inverse of ``play`` (Python side: names, files, interop)."""
+    return move & 15, (move >> 4) & 15, move >> 8
+
+
+def swap_ranks(choice: int) -> tuple:
+    """The three face-up ranks of a swap choice, in its code's order: the inverse of ``swap_choice``."""
+    return choice % NR, choice // NR % NR, choice // (NR * NR)
+
+
 # ---- what may be played ---------------------------------------------------------
 
 @kernel(inline="always")

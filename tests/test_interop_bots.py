@@ -122,3 +122,10 @@ def test_an_openspiel_seat_without_openspiel_installed_names_the_extra():
             "try:\n    load_strategy('openspiel:ismcts')\nexcept UserError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'idiotsim[openspiel]'" in out
+
+
+def test_strategies_shows_an_openspiel_bots_knobs_and_the_listing_points_to_them(capsys):
+    detail = cli_ok(capsys, "strategies", "openspiel:ismcts")
+    assert detail.startswith("openspiel:ismcts: ") and "simulations" in detail and "uct_c" in detail
+    assert "openspiel:NAME" in cli_ok(capsys, "strategies")
+    assert "available: ismcts, random" in cli_user_error(capsys, "strategies", "openspiel:nope")

@@ -60,7 +60,9 @@ def listing_lines(infos: list[StrategyInfo], width: int) -> list[str]:
     text_width = width - name_width - family_width - 2 * len(GAP)
     lines = [f"{name:<{name_width}}{GAP}{family:<{family_width}}{GAP}{_clip(text, text_width)}".rstrip()
              for name, family, text in rows]
-    return lines + ["", "Knobs of one: idiotsim strategies NAME. Set them as NAME:knob=value,..."]
+    return lines + ["", "Knobs of one: idiotsim strategies NAME. Set them as NAME:knob=value,...",
+                    "OpenSpiel's bots seat as openspiel:NAME[:knob=value,...] with the openspiel extra",
+                    "(docs/interop.md lists them)."]
 
 
 def _range_text(knob) -> str:
@@ -98,7 +100,7 @@ def detail_lines(info: StrategyInfo, width: int) -> list[str]:
 
 
 def _find(name: str) -> StrategyInfo:
-    if ".py:" in name:  # a strategy file, as --strategies takes it
+    if ".py:" in name or name.startswith(strategy_api.OPENSPIEL_PREFIX):  # a file or an OpenSpiel bot
         strategy = load_strategy(name).strategy
         return describe(strategy.name, strategy)
     return describe(name)

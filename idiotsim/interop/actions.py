@@ -18,7 +18,7 @@ from itertools import combinations_with_replacement
 
 from idiotsim import observation as ob
 from idiotsim.cards import NUM_RANKS, RANK_NAMES, card_name
-from idiotsim.toolkit import CHANCE, PICKUP
+from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
 
 SWAPS = tuple(combinations_with_replacement(range(NUM_RANKS), 3))
 SWAP_ID = {triple: i for i, triple in enumerate(SWAPS)}
@@ -31,22 +31,22 @@ BLIND_BASE = CHANCE_ACTION + 1
 NUM_ACTIONS = BLIND_BASE + 3
 
 
-def swap_ranks(code: int) -> tuple:
+def sorted_swap_ranks(code: int) -> tuple:
     """The sorted face-up ranks of a swap choice code (``swap_choice``)."""
-    return tuple(sorted((code % NUM_RANKS, code // NUM_RANKS % NUM_RANKS, code // NUM_RANKS ** 2)))
+    return tuple(sorted(swap_ranks(code)))
 
 
 def to_action(decision: int, move: int) -> int:
     """The action id of the project decision code `move` at a `decision` (SWAP, TURN or BLIND)."""
     if decision == ob.SWAP:
-        return SWAP_ID[swap_ranks(move)]
+        return SWAP_ID[sorted_swap_ranks(move)]
     if decision == ob.BLIND:
         return BLIND_BASE + move
     if move == PICKUP:
         return PICKUP_ACTION
     if move == CHANCE:
         return CHANCE_ACTION
-    rank, count, extra = move & 15, (move >> 4) & 15, move >> 8
+    rank, count, extra = play_parts(move)
     return PLAY_BASE + rank * MAX_COUNT * (MAX_EXTRA + 1) + (count - 1) * (MAX_EXTRA + 1) + extra
 
 
@@ -79,8 +79,8 @@ def action_text(action: int) -> str:
     if action >= BLIND_BASE:
         return f"flip blind {action - BLIND_BASE}"
     move = to_move(action)
-    text = f"play {(move >> 4) & 15}x {RANK_NAMES[move & 15]}"
-    return text + (f" +{move >> 8} face-up" if move >> 8 else "")
+    rank, count, extra = play_parts(move)
+    return f"play {count}x {RANK_NAMES[rank]}" + (f" +{extra} face-up" if extra else "")
 
 
 def deal_text(card: int) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, RANK_OF_NAME, card_rank, sort_ranks_basic
-from idiotsim.toolkit import CHANCE, PICKUP
+from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
 
 PICKUP_WORDS = ("pickup", "pick up", "p", "take", "pick")
 CHANCE_WORDS = ("chance", "c")
@@ -26,11 +26,6 @@ class Move:
     """A legal move: the code the engine takes and the words shown for it."""
     code: int
     label: str
-
-
-def swap_ranks(choice: int) -> tuple:
-    """The three face-up ranks of a swap choice (``toolkit.swap_choice``)."""
-    return choice % NUM_RANKS, choice // NUM_RANKS % NUM_RANKS, choice // NUM_RANKS ** 2
 
 
 def swap_code(ranks) -> int:
@@ -51,10 +46,10 @@ def turn_moves(codes: list[int], faceup: list[int], obs, hand, rules, show) -> l
     from idiotsim.position_file import Position
     listed = [int(m) for m in legal_moves(Position(rules, obs, hand))]
     plays = sorted((m for m in listed if m not in (PICKUP, CHANCE)),
-                   key=lambda m: (BASIC_KEY[m & 15], (m >> 4) & 15, m >> 8))
+                   key=lambda m: (BASIC_KEY[m & 15], *play_parts(m)[1:]))
     moves = []
     for m in plays:
-        rank, count, extra = m & 15, (m >> 4) & 15, m >> 8
+        rank, count, extra = play_parts(m)
         label = " ".join(show(c) for c in _lowest(codes, rank, count))
         if extra:
             label += f" + face-up {' '.join(show(c) for c in _lowest(faceup, rank, extra))}"

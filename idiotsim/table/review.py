@@ -24,8 +24,7 @@ from idiotsim.cards import BASIC_KEY, RANK_NAMES
 from idiotsim.errors import UserError
 from idiotsim.rng import new_state
 from idiotsim.stats import Moments, mean_interval
-from idiotsim.table.moves import swap_ranks
-from idiotsim.toolkit import CHANCE, PICKUP
+from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
 
 DEFAULT_ROLLOUTS = 10_000  # K: a whole game's 20-30 decisions in seconds on one core (README: review)
 Z95 = 1.959963984540054
@@ -66,7 +65,7 @@ def short_name(move: int, decision: int) -> str:
         return "pick up"
     if move == CHANCE:
         return "chance"
-    rank, count, extra = move & 15, (move >> 4) & 15, move >> 8
+    rank, count, extra = play_parts(move)
     return f"{RANK_NAMES[rank]} x{count}" + (f" +{extra}up" if extra else "")
 
 
