@@ -192,7 +192,7 @@ def main() -> None:
                         help="deals of each search point: N for every K, or K:N,... (K = 8, 16, 32, 64, 128)")
     parser.add_argument("--plain-deals", type=int, default=0, help="deals of the plain search at K = 128 (0: skip)")
     parser.add_argument("--out", type=Path, default=Path("reports"))
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()  # specs before or after the options
     if args.mode == "speed":
         speed(args.specs, args.players)
     elif args.mode == "table":

@@ -62,18 +62,19 @@ def shipped_weights(values: dict):
     return model_vector(str(MODEL_DIR / MODELS[int(values.get("model", 0))]))
 
 
-# A game with one learned seat costs about this many games of basic (benchmarks/learned.py speed, 4 players:
-# 5,400 games/s with one seat against 55,000 of basic, one thread, same process): the model scores every
-# candidate move from 217 + 31 inputs. Chunks are sized by it, and "all" lineups (the leaderboard, the demo)
+# A game with one learned seat costs about this many games of basic (benchmarks/learned.py speed and the
+# same-process CPU-time comparison in reports/learned.md's Speed section, 4 players, one thread: learned-4p in
+# every seat plays 0.032 of basic's games/s, so one seat of four costs 1 + (1 / 0.032 - 1) / 4 = 8.6 games of
+# basic; learned-fast-4p 0.042, 6.7). Chunks are sized by it, and "all" lineups (the leaderboard, the demo)
 # leave the learned player out, as they leave out the search.
-GAMES_OF_BASIC_PER_GAME = 10.0
+GAMES_OF_BASIC_PER_GAME = 8.5
 
 
 def work(params) -> float:
     return GAMES_OF_BASIC_PER_GAME
 
 
-@strategy_function(allocates=True)
+@strategy_function
 def decide(obs, hand, params, rng):
     return learned_decision(obs, hand, params)
 

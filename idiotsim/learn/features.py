@@ -25,6 +25,7 @@ import numpy as np
 
 from idiotsim.cards import BASIC_KEY
 from idiotsim.jit import kernel
+from idiotsim.learn.scratch import stack_floats, stack_ints
 from idiotsim.observation import (BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, DECKS, FACEUP,
                                   FACEUP_SIZE, HAND_SIZE, KNOWN, LOW_RANK, NR, PILE_COUNTS, PILE_RUN,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SOURCE, SRC_FACEUP,
@@ -66,137 +67,213 @@ SW_FACEUP, SW_HAND, SW_FACEUP_PAIR, SW_HAND_PAIR = 0, NR, 2 * NR, 2 * NR + 1  # 
 SWAP_FEATURES = 2 * NR + 2
 
 
+@kernel(inline="always")
+def _put(idx, val, n, i, x):
+    """Append input i of value x to the non-zero list (idx, val)[:n]; the new length. Branch-free: the
+    entry is always written and kept only when x is not zero (the buffers have room for every input)."""
+    idx[n] = i
+    val[n] = x
+    return n + (x != 0.0)
+
+
 @kernel
-def unseen_count(obs, hand, rank, counting):
-    """Copies of `rank` the deciding seat has not seen (counting=0: not in sight now)."""
+def unseen_counts(obs, hand, counting, unseen):
+    """unseen[r] = the copies of rank r the deciding seat has not seen, / CARDS (counting=0: not in
+    sight now: own hand, every face-up row, the pile's top run)."""
     seat = obs[SEAT]
-    c = CARDS * obs[DECKS] - hand[rank]
+    left = stack_ints(NR)
+    for r in range(NR):
+        left[r] = 4 * obs[DECKS] - hand[r]
     for s in range(obs[PLAYERS]):
-        c -= obs[FACEUP + s * NR + rank]
+        for r in range(NR):
+            left[r] -= obs[FACEUP + s * NR + r]
         if counting and s != seat:
-            c -= obs[KNOWN + s * NR + rank]
+            for r in range(NR):
+                left[r] -= obs[KNOWN + s * NR + r]
     if counting:
-        c -= obs[BURNED + rank] + obs[PILE_COUNTS + rank]
-    elif rank == obs[PILE_TOP]:
-        c -= obs[PILE_RUN]
-    return max(c, 0.0)
+        for r in range(NR):
+            left[r] -= obs[BURNED + r] + obs[PILE_COUNTS + r]
+    elif obs[PILE_TOP] >= 0:
+        left[obs[PILE_TOP]] -= obs[PILE_RUN]
+    for r in range(NR):
+        unseen[r] = max(left[r], 0) / CARDS
+
+
+@kernel
+def state_inputs(obs, hand, counting, idx, val, unseen):
+    """The state part of a decision as its non-zero inputs, in increasing index order: (idx, val)[:n]
+    with n returned (a model's first layer adds their products in this order). unseen[:NR] receives
+    every rank's unseen-count input (the S_UNSEEN block, zeros included) for `move_inputs`."""
+    seat = obs[SEAT]
+    n_players = obs[PLAYERS]
+    top = obs[PILE_TOP]
+    own = FACEUP + seat * NR
+    n = 0
+    for r in range(NR):
+        n = _put(idx, val, n, S_HAND + r, hand[r] / CARDS)
+    for r in range(NR):
+        n = _put(idx, val, n, S_FACEUP + r, obs[own + r] / CARDS)
+    n = _put(idx, val, n, S_BLIND, obs[BLIND_SIZE + seat] / 3.0)
+    if counting:
+        for r in range(NR):
+            n = _put(idx, val, n, S_PILE + r, obs[PILE_COUNTS + r] / CARDS)
+    elif top >= 0:
+        n = _put(idx, val, n, S_PILE + top, obs[PILE_RUN] / CARDS)
+    n = _put(idx, val, n, S_TOP + (top if top >= 0 else NR), 1.0)
+    n = _put(idx, val, n, S_RUN, obs[PILE_RUN] / CARDS)
+    n = _put(idx, val, n, S_PILE_SIZE, obs[PILE_SIZE] / PILE_SCALE)
+    if counting:
+        for r in range(NR):
+            n = _put(idx, val, n, S_BURNED + r, obs[BURNED + r] / CARDS)
+    unseen_counts(obs, hand, counting, unseen)
+    for r in range(NR):
+        n = _put(idx, val, n, S_UNSEEN + r, unseen[r])
+    n = _put(idx, val, n, S_TALON, obs[TALON_SIZE] / PILE_SCALE)
+    n = _put(idx, val, n, S_TALON + 1, 1.0 if obs[TALON_SIZE] > 0 else 0.0)
+    n = _put(idx, val, n, S_PLAYERS + min(max(n_players, 2), 5) - 2, 1.0)
+    n = _put(idx, val, n, S_SOURCE, 1.0 if obs[SOURCE] == SRC_FACEUP else 0.0)
+    for k in range(1, min(n_players, MAX_OPPONENTS + 1)):
+        s = (seat + k) % n_players
+        if obs[PLACE + s] != 0:
+            continue
+        base = S_OPPONENTS + (k - 1) * OPPONENT_WIDTH
+        n = _put(idx, val, n, base + O_IN, 1.0)
+        n = _put(idx, val, n, base + O_HAND, obs[HAND_SIZE + s] / 10.0)
+        n = _put(idx, val, n, base + O_FACEUP_SIZE, obs[FACEUP_SIZE + s] / 3.0)
+        n = _put(idx, val, n, base + O_BLIND, obs[BLIND_SIZE + s] / 3.0)
+        n = _put(idx, val, n, base + O_THREAT, threat(obs, s))
+        known = 0
+        if counting:
+            for r in range(NR):
+                known += obs[KNOWN + s * NR + r]
+        n = _put(idx, val, n, base + O_KNOWN_TOTAL, known / CARDS)
+        for r in range(NR):
+            n = _put(idx, val, n, base + O_FACEUP + r, obs[FACEUP + s * NR + r] / CARDS)
+        if known:  # (no known card: the block is all zeros)
+            for r in range(NR):
+                n = _put(idx, val, n, base + O_KNOWN + r, obs[KNOWN + s * NR + r] / CARDS)
+    return n
+
+
+@kernel(inline="always")
+def threat(obs, s):
+    """An opponent's threat input: how close seat s is to going out (0 from 4 cards held on)."""
+    held = obs[HAND_SIZE + s] + obs[FACEUP_SIZE + s] + obs[BLIND_SIZE + s]
+    return max(0, 4 - held) / 3.0
 
 
 @kernel
 def state_features(obs, hand, counting, x):
-    """The state part of a decision into x[:STATE_FEATURES]."""
+    """The state part of a decision into x[:STATE_FEATURES] (`state_inputs`, written out in full)."""
+    idx = stack_ints(STATE_FEATURES)
+    val = stack_floats(STATE_FEATURES)
+    unseen = stack_floats(NR)
     for i in range(STATE_FEATURES):
         x[i] = 0.0
-    seat = obs[SEAT]
-    n = obs[PLAYERS]
-    top = obs[PILE_TOP]
-    for r in range(NR):
-        x[S_HAND + r] = hand[r] / CARDS
-        x[S_FACEUP + r] = obs[FACEUP + seat * NR + r] / CARDS
-        if counting:
-            x[S_PILE + r] = obs[PILE_COUNTS + r] / CARDS
-            x[S_BURNED + r] = obs[BURNED + r] / CARDS
-        x[S_UNSEEN + r] = unseen_count(obs, hand, r, counting) / CARDS
-    if not counting and top >= 0:
-        x[S_PILE + top] = obs[PILE_RUN] / CARDS
-    x[S_BLIND] = obs[BLIND_SIZE + seat] / 3.0
-    x[S_TOP + (top if top >= 0 else NR)] = 1.0
-    x[S_RUN] = obs[PILE_RUN] / CARDS
-    x[S_PILE_SIZE] = obs[PILE_SIZE] / PILE_SCALE
-    x[S_TALON] = obs[TALON_SIZE] / PILE_SCALE
-    x[S_TALON + 1] = obs[TALON_SIZE] > 0
-    x[S_PLAYERS + min(max(n, 2), 5) - 2] = 1.0
-    x[S_SOURCE] = obs[SOURCE] == SRC_FACEUP
-    for k in range(1, min(n, MAX_OPPONENTS + 1)):
-        s = (seat + k) % n
-        base = S_OPPONENTS + (k - 1) * OPPONENT_WIDTH
-        if obs[PLACE + s] != 0:
-            continue
-        held = obs[HAND_SIZE + s] + obs[FACEUP_SIZE + s] + obs[BLIND_SIZE + s]
-        x[base + O_IN] = 1.0
-        x[base + O_HAND] = obs[HAND_SIZE + s] / 10.0
-        x[base + O_FACEUP_SIZE] = obs[FACEUP_SIZE + s] / 3.0
-        x[base + O_BLIND] = obs[BLIND_SIZE + s] / 3.0
-        x[base + O_THREAT] = max(0, 4 - held) / 3.0
-        known = 0
-        for r in range(NR):
-            x[base + O_FACEUP + r] = obs[FACEUP + s * NR + r] / CARDS
-            if counting:
-                x[base + O_KNOWN + r] = obs[KNOWN + s * NR + r] / CARDS
-                known += obs[KNOWN + s * NR + r]
-        x[base + O_KNOWN_TOTAL] = known / CARDS
+    for i in range(state_inputs(obs, hand, counting, idx, val, unseen)):
+        x[idx[i]] = val[i]
 
 
 @kernel
-def follow_shares(obs, x, nxt, top, counting):
-    """(share of the unseen cards, known cards in the next player's source / 4) that may follow `top`
-    (-1: an empty pile)."""
-    mask = legal_mask(top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
-    unseen = 0.0
-    follow = 0.0
-    base = (KNOWN if obs[HAND_SIZE + nxt] > 0 else FACEUP) + nxt * NR
+def next_threat(obs, nxt):
+    """The M_NEXT_THREAT input: the state part's threat of the next seat in (0 when it is the deciding
+    seat's own or beyond MAX_OPPONENTS)."""
+    gap = (nxt - obs[SEAT]) % obs[PLAYERS]
+    return threat(obs, nxt) if 0 < gap <= MAX_OPPONENTS and obs[PLACE + nxt] == 0 else 0.0
+
+
+@kernel
+def unseen_total(unseen):
+    total = 0.0
     for r in range(NR):
-        unseen += x[S_UNSEEN + r]
+        total += unseen[r]
+    return total
+
+
+@kernel
+def follow_shares(obs, unseen, total, nxt, top, counting):
+    """(share of the unseen cards, known cards in the next player's source / 4) that may follow `top`
+    (-1: an empty pile); unseen[:NR]: the state part's unseen inputs, total: their sum."""
+    mask = legal_mask(top, obs[LOW_RANK], obs[TEN_ONLY_ON_LOWER] != 0)
+    follow = 0.0
+    for r in range(NR):
         if (mask >> r) & 1:
-            follow += x[S_UNSEEN + r]
+            follow += unseen[r]
     known = 0
     if counting or obs[HAND_SIZE + nxt] == 0:
+        base = (KNOWN if obs[HAND_SIZE + nxt] > 0 else FACEUP) + nxt * NR
         for r in range(NR):
             if (mask >> r) & 1:
                 known += obs[base + r]
-    return (follow / unseen if unseen > 0 else 0.0), known / CARDS
+    return (follow / total if total > 0 else 0.0), known / CARDS
 
 
 @kernel
-def move_features(obs, hand, x, move, basic_move, counting, m):
-    """The move part of `move` into m[:MOVE_FEATURES] (x: the decision's state part)."""
-    for i in range(MOVE_FEATURES):
-        m[i] = 0.0
-    seat = obs[SEAT]
-    nxt = next_seat_in(obs)
+def move_inputs(obs, hand, unseen, total, nxt, threat_next, move, basic_move, counting, idx, val):
+    """The move part of `move` as its non-zero inputs in increasing index order, (idx, val)[:n] with n
+    returned. unseen, total: `state_inputs`' unseen inputs and their sum; nxt: the next seat in
+    (next_seat_in); threat_next: `next_threat`."""
     pile = obs[PILE_SIZE]
-    m[M_BASIC] = move == basic_move
-    gap = (nxt - seat) % obs[PLAYERS]
-    m[M_NEXT_THREAT] = x[S_OPPONENTS + (gap - 1) * OPPONENT_WIDTH + O_THREAT] if 0 < gap <= MAX_OPPONENTS else 0.0
+    n = 0
     if move == PICKUP:
-        m[M_PICKUP] = 1.0
-        m[M_TAKEN] = pile / PILE_SCALE
+        n = _put(idx, val, n, M_PICKUP, 1.0)
+        n = _put(idx, val, n, M_BASIC, 1.0 if move == basic_move else 0.0)
+        n = _put(idx, val, n, M_TAKEN, pile / PILE_SCALE)
         strength = 0.0
         for r in range(NR):
             strength += obs[PILE_COUNTS + r] * STRENGTH[r]
-        m[M_TAKEN_STRENGTH] = strength / max(1, pile)
-        return
+        n = _put(idx, val, n, M_TAKEN_STRENGTH, strength / max(1, pile))
+        return _put(idx, val, n, M_NEXT_THREAT, threat_next)
     if move == CHANCE:
-        m[M_CHANCE] = 1.0
-        share, known = follow_shares(obs, x, nxt, obs[PILE_TOP], counting)
-        m[M_UNSEEN_FOLLOW] = share  # V5: the odds that the talon's top card may be played
-        return
+        n = _put(idx, val, n, M_CHANCE, 1.0)
+        n = _put(idx, val, n, M_BASIC, 1.0 if move == basic_move else 0.0)
+        share, known = follow_shares(obs, unseen, total, nxt, obs[PILE_TOP], counting)
+        n = _put(idx, val, n, M_UNSEEN_FOLLOW, share)  # V5: the odds that the talon's top card may be played
+        return _put(idx, val, n, M_NEXT_THREAT, threat_next)
+    seat = obs[SEAT]
     rank = move & 15
     count = (move >> 4) & 15
     extra = (move >> 8) & 15
     from_faceup = obs[SOURCE] == SRC_FACEUP
     held = obs[FACEUP + seat * NR + rank] if from_faceup else hand[rank]
     source_size = obs[FACEUP_SIZE + seat] if from_faceup else obs[HAND_SIZE + seat]
-    m[M_PLAY] = 1.0
-    m[M_RANK + rank] = 1.0
-    m[M_COUNT] = count / CARDS
-    m[M_EXTRA] = extra / CARDS
-    m[M_KEPT] = (held - count) / CARDS
-    m[M_SHARE] = count / max(1, source_size)
-    m[M_EMPTIES] = count == source_size and obs[TALON_SIZE] == 0
-    m[M_NEW_TOP] = STRENGTH[rank]
-    if burns(obs, rank, count + extra):
-        m[M_BURN] = 1.0
-        m[M_BURN_PILE] = (pile + count + extra) / PILE_SCALE
-        if obs[BURN_PLAYS_AGAIN] == 0:  # V9: the next player starts on an empty pile
-            share, known = follow_shares(obs, x, nxt, -1, counting)
-            m[M_UNSEEN_FOLLOW] = share
-            m[M_NEXT_FOLLOW] = known
-        return
-    share, known = follow_shares(obs, x, nxt, rank, counting)
-    m[M_UNSEEN_FOLLOW] = share
-    m[M_NEXT_FOLLOW] = known
-    m[M_PILE_AFTER] = (pile + count + extra) / PILE_SCALE
+    n = _put(idx, val, n, M_PLAY, 1.0)
+    n = _put(idx, val, n, M_BASIC, 1.0 if move == basic_move else 0.0)
+    n = _put(idx, val, n, M_COUNT, count / CARDS)
+    n = _put(idx, val, n, M_EXTRA, extra / CARDS)
+    n = _put(idx, val, n, M_KEPT, (held - count) / CARDS)
+    n = _put(idx, val, n, M_SHARE, count / max(1, source_size))
+    n = _put(idx, val, n, M_EMPTIES, 1.0 if count == source_size and obs[TALON_SIZE] == 0 else 0.0)
+    burn = burns(obs, rank, count + extra)
+    if burn:
+        n = _put(idx, val, n, M_BURN, 1.0)
+        n = _put(idx, val, n, M_BURN_PILE, (pile + count + extra) / PILE_SCALE)
+    n = _put(idx, val, n, M_NEW_TOP, STRENGTH[rank])
+    if not burn or obs[BURN_PLAYS_AGAIN] == 0:  # V9: after a burn the next player starts on an empty pile
+        share, known = follow_shares(obs, unseen, total, nxt, -1 if burn else rank, counting)
+        n = _put(idx, val, n, M_UNSEEN_FOLLOW, share)
+        n = _put(idx, val, n, M_NEXT_FOLLOW, known)
+    if not burn:
+        n = _put(idx, val, n, M_PILE_AFTER, (pile + count + extra) / PILE_SCALE)
+    n = _put(idx, val, n, M_NEXT_THREAT, threat_next)
+    return _put(idx, val, n, M_RANK + rank, 1.0)
+
+
+@kernel
+def move_features(obs, hand, x, move, basic_move, counting, m):
+    """The move part of `move` into m[:MOVE_FEATURES] (x: the decision's state part; `move_inputs`,
+    written out in full)."""
+    idx = stack_ints(MOVE_FEATURES)
+    val = stack_floats(MOVE_FEATURES)
+    unseen = stack_floats(NR)
+    for r in range(NR):
+        unseen[r] = x[S_UNSEEN + r]
+    nxt = next_seat_in(obs)
+    for i in range(MOVE_FEATURES):
+        m[i] = 0.0
+    for i in range(move_inputs(obs, hand, unseen, unseen_total(unseen), nxt, next_threat(obs, nxt), move,
+                               basic_move, counting, idx, val)):
+        m[idx[i]] = val[i]
 
 
 def feature_rows(obs: np.ndarray, hand: np.ndarray, moves_flat: np.ndarray, move_pos: np.ndarray,

@@ -33,6 +33,7 @@ LINEAR, MLP = 0, 1
 KIND_NAMES = {LINEAR: "linear", MLP: "mlp"}
 H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP = range(6)
 HEADER = 8
+MAX_HIDDEN = 1024  # the player's hidden-layer buffers live in its stack frame (idiotsim.learn.scratch)
 SWAP_HEAD = HEADER
 
 
@@ -131,6 +132,8 @@ def check_vector(vector: np.ndarray, where: str) -> None:
         raise UserError(f"learned model {where}: made for another feature layout (kind {kind}, features "
                         f"{v[H_STATE]:g}/{v[H_MOVE]:g}/{v[H_SWAP]:g}; this version has "
                         f"{STATE_FEATURES}/{MOVE_FEATURES}/{SWAP_FEATURES})")
+    if kind == MLP and not 1 <= hidden <= MAX_HIDDEN:
+        raise UserError(f"learned model {where}: {hidden} hidden units, this version plays 1 to {MAX_HIDDEN}")
     if len(v) != model_size(kind, hidden):
         raise UserError(f"learned model {where}: {len(v)} numbers, a {KIND_NAMES[kind]} model of hidden {hidden} "
                         f"has {model_size(kind, hidden)}")
@@ -141,58 +144,50 @@ def check_vector(vector: np.ndarray, where: str) -> None:
 # ---- scoring (numba) ---------------------------------------------------------------------------
 
 @kernel
-def state_part(model, at, s, pre):
-    """Once per decision: for an MLP, pre[:hidden] = s Ws + b; for a linear model, pre[:MOVE_FEATURES] =
-    w + s A. `at`: the model's offset in params. Zero state inputs are skipped (most are zero)."""
+def state_part(model, at, n, idx, val, pre):
+    """Once per decision, from the state part's non-zero inputs (idx, val)[:n] (`state_inputs`, in
+    increasing index order): for an MLP, pre[:hidden] = s Ws + b; for a linear model, pre[:MOVE_FEATURES]
+    = w + s A. `at`: the model's offset in params. The products are added input by input in index
+    order, so the floats are those of the full sum: a zero input adds nothing."""
     kind = int(model[at + H_KIND])
-    hidden = int(model[at + H_HIDDEN])
     body = at + HEADER + SWAP_FEATURES
     if kind == LINEAR:
-        w = body + STATE_FEATURES * MOVE_FEATURES
-        for k in range(MOVE_FEATURES):
-            pre[k] = model[w + k]
-        for j in range(STATE_FEATURES):
-            x = s[j]
-            if x != 0.0:
-                row = body + j * MOVE_FEATURES
-                for k in range(MOVE_FEATURES):
-                    pre[k] += x * model[row + k]
-        return
-    b = body + (STATE_FEATURES + MOVE_FEATURES) * hidden
-    for k in range(hidden):
-        pre[k] = model[b + k]
-    for j in range(STATE_FEATURES):
-        x = s[j]
-        if x != 0.0:
-            row = body + j * hidden
-            for k in range(hidden):
-                pre[k] += x * model[row + k]
+        width = MOVE_FEATURES
+        first = body + STATE_FEATURES * MOVE_FEATURES
+    else:
+        width = int(model[at + H_HIDDEN])
+        first = body + (STATE_FEATURES + MOVE_FEATURES) * width
+    for k in range(width):
+        pre[k] = model[first + k]
+    for i in range(n):
+        x = val[i]
+        row = body + idx[i] * width
+        for k in range(width):
+            pre[k] += x * model[row + k]
 
 
 @kernel
-def move_score(model, at, pre, m, h):
-    """The score of one move (m: its move part; pre: `state_part`'s; h: hidden-size scratch)."""
+def move_score(model, at, pre, n, idx, val, h):
+    """The score of one move from its move part's non-zero inputs (idx, val)[:n] (`move_inputs`, in
+    increasing index order; pre: `state_part`'s; h: hidden-size scratch)."""
     kind = int(model[at + H_KIND])
-    hidden = int(model[at + H_HIDDEN])
-    body = at + HEADER + SWAP_FEATURES
     score = 0.0
     if kind == LINEAR:
-        for k in range(MOVE_FEATURES):
-            score += m[k] * pre[k]
+        for i in range(n):
+            score += val[i] * pre[idx[i]]
         return score
-    wm = body + STATE_FEATURES * hidden
-    b = wm + MOVE_FEATURES * hidden
-    v = b + hidden
+    hidden = int(model[at + H_HIDDEN])
+    wm = at + HEADER + SWAP_FEATURES + STATE_FEATURES * hidden
+    v = wm + MOVE_FEATURES * hidden + hidden
     w = v + hidden
     for k in range(hidden):
         h[k] = pre[k]
-    for j in range(MOVE_FEATURES):
-        x = m[j]
-        if x != 0.0:
-            score += x * model[w + j]
-            row = wm + j * hidden
-            for k in range(hidden):
-                h[k] += x * model[row + k]
+    for i in range(n):
+        x = val[i]
+        score += x * model[w + idx[i]]
+        row = wm + idx[i] * hidden
+        for k in range(hidden):
+            h[k] += x * model[row + k]
     for k in range(hidden):
         if h[k] > 0.0:
             score += h[k] * model[v + k]

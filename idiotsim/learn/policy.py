@@ -20,26 +20,25 @@ and round; such rounds are also outside the training data (`dataset.MAX_ACTIONS`
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
 from idiotsim.cards import TEN
 from idiotsim.jit import kernel
-from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_features, split_swap,
-                                     state_features, swap_features)
-from idiotsim.learn.model import H_HIDDEN, move_score, state_part, swap_score
+from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_inputs, next_threat,
+                                     split_swap, state_inputs, swap_features, unseen_total)
+from idiotsim.learn.model import MAX_HIDDEN, move_score, state_part, swap_score
+from idiotsim.learn.scratch import readable, stack_floats, stack_ints
 from idiotsim.observation import (ACTIONS, CAN_CHANCE, CAN_PICKUP, DECISION, MUST_PLAY, NR, PILE_SIZE, SOURCE,
                                   SRC_HAND, SWAP, TALON_SIZE, TURN)
 from idiotsim.search import _can_lay  # the search's list of swap choices: the same test
 from idiotsim.strategies.cascade import pile_is_strong, swap_by_mode
 from idiotsim.toolkit import (BASIC_PREFERENCE, CHANCE, PICKUP, can_play, faceup_addable, held_in_source,
-                              legal_now, lowest_blind, basic_turn, play, play_at_most, playable_mask, swap_best,
-                              swap_choice)
+                              legal_now, lowest_blind, basic_turn, next_seat_in, play, play_at_most, playable_mask,
+                              swap_best, swap_choice)
 
 K_SWAP, K_BURN_MIN, K_SAVE_TENS, K_MAX_COPIES, K_PICKUP_MAX, K_PICKUP_MIN_RANK, K_COUNTING, K_MODEL = range(8)
 MODEL_AT = K_MODEL + 1  # the model vector follows the knobs
 NO_MOVE = PICKUP - 100  # no candidate scored yet
 LONG_ROUND = 150  # actions; a round of basic self-play at 4 players has about 90
+MAX_WIDTH = max(MAX_HIDDEN, MOVE_FEATURES)  # the first layer's width: hidden units, or a linear model's move inputs
 
 
 @kernel(inline="always")
@@ -51,16 +50,17 @@ def allowed(obs, hand, rank, count, save_tens, max_copies):
 
 
 @kernel
-def _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score):
+def _scored(obs, hand, model, unseen, total, nxt, threat_next, pre, idx, val, h, move, basic, counting, best,
+            best_score):
     """(best, best_score) after scoring `move` (strictly better scores win: earlier moves keep ties)."""
-    move_features(obs, hand, s, move, basic, counting, m)
-    score = move_score(params, MODEL_AT, pre, m, h)
+    n = move_inputs(obs, hand, unseen, total, nxt, threat_next, move, basic, counting, idx, val)
+    score = move_score(model, MODEL_AT, pre, n, idx, val, h)
     if best == NO_MOVE or score > best_score:
         return move, score
     return best, best_score
 
 
-@njit(cache=True)
+@kernel
 def choose_turn(obs, hand, params):
     must = obs[MUST_PLAY]
     max_copies = int(params[K_MAX_COPIES])
@@ -95,18 +95,23 @@ def choose_turn(obs, hand, params):
         count += 1
     if count <= 1:
         return first if count == 1 else basic
-    width = max(int(params[MODEL_AT + H_HIDDEN]), MOVE_FEATURES)
-    s = np.empty(STATE_FEATURES)
-    m = np.empty(MOVE_FEATURES)
-    pre = np.empty(width)
-    h = np.empty(width)
+    # The state part once (its non-zero inputs only), then each candidate's move part.
+    idx = stack_ints(STATE_FEATURES)
+    val = stack_floats(STATE_FEATURES)
+    unseen = stack_floats(NR)
+    pre = stack_floats(MAX_WIDTH)
+    h = stack_floats(MAX_WIDTH)
     counting = int(params[K_COUNTING])
-    state_features(obs, hand, counting, s)
-    state_part(params, MODEL_AT, s, pre)
+    model, o, hd = readable(params), readable(obs), readable(hand)  # pointers: no wraparound checks
+    state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
+    total = unseen_total(unseen)
+    nxt = next_seat_in(obs)
+    threat_next = next_threat(obs, nxt)
     best, best_score = NO_MOVE, 0.0
     basic_ok = basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens, max_copies)
     if basic_ok:
-        best, best_score = _scored(obs, hand, params, s, m, pre, h, basic, basic, counting, best, best_score)
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, basic, basic,
+                                   counting, best, best_score)
     for r in range(NR):
         if (must >= 0 and r != must) or not legal_now(obs, r):
             continue
@@ -116,20 +121,41 @@ def choose_turn(obs, hand, params):
             for extra in range(faceup_addable(obs, hand, r, c) + 1):
                 move = play(r, c, extra)
                 if move != basic or not basic_ok:
-                    best, best_score = _scored(obs, hand, params, s, m, pre, h, move, basic, counting, best, best_score)
+                    best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h,
+                                               move, basic, counting, best, best_score)
     if obs[CAN_PICKUP] != 0 and basic != PICKUP:
-        best, best_score = _scored(obs, hand, params, s, m, pre, h, PICKUP, basic, counting, best, best_score)
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, PICKUP, basic,
+                                   counting, best, best_score)
     if obs[CAN_CHANCE] != 0:
-        best, best_score = _scored(obs, hand, params, s, m, pre, h, CHANCE, basic, counting, best, best_score)
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, CHANCE, basic,
+                                   counting, best, best_score)
     return best
 
 
-@njit(cache=True)
+@kernel
+def turn_move_score(obs, hand, params, move):
+    """The model's score of one turn move (basic's move marked), as `choose_turn` computes it: for tests
+    and analysis."""
+    idx = stack_ints(STATE_FEATURES)
+    val = stack_floats(STATE_FEATURES)
+    unseen = stack_floats(NR)
+    pre = stack_floats(MAX_WIDTH)
+    h = stack_floats(MAX_WIDTH)
+    counting = int(params[K_COUNTING])
+    model, o, hd = readable(params), readable(obs), readable(hand)
+    state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
+    nxt = next_seat_in(obs)
+    n = move_inputs(o, hd, unseen, unseen_total(unseen), nxt, next_threat(obs, nxt), move, basic_turn(obs, hand),
+                    counting, idx, val)
+    return move_score(model, MODEL_AT, pre, n, idx, val, h)
+
+
+@kernel
 def choose_swap(obs, hand, params):
     """The distinct choice of 3 face-up cards with the best swap-head score; basic's keeps ties."""
-    faceup = np.empty(NR, np.int64)
-    kept = np.empty(NR, np.int64)
-    f = np.empty(SWAP_FEATURES)
+    faceup = stack_ints(NR)
+    kept = stack_ints(NR)
+    f = stack_floats(SWAP_FEATURES)
     best = swap_best(obs, hand, BASIC_PREFERENCE)
     split_swap(obs, hand, best, faceup, kept)
     swap_features(faceup, kept, f)
@@ -147,7 +173,7 @@ def choose_swap(obs, hand, params):
     return best
 
 
-@njit(cache=True)
+@kernel
 def learned_decision(obs, hand, params):
     """A decision of the learned player (the `decide` of strategies/learned.py)."""
     if obs[DECISION] == SWAP:
