@@ -230,9 +230,7 @@ def rollout_params(policy, players, searcher):
     return POLICY_PARAMS.copy()
 
 
-# The learned player allocates its feature arrays: _nrt set, as a function called from a kernel
-# otherwise inherits the kernel's _nrt=False and cannot allocate.
-@njit(cache=True, _nrt=True)
+@kernel
 def learned_rollout_decide(obs, hand, params, rng):
     """POLICY_LEARNED_SELF: the learned player (params: its knobs, then its model) at the searcher's
     seat, the only seat `_mark_basic_seats` leaves to the policy."""
