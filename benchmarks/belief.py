@@ -29,7 +29,8 @@ from idiotsim.search import POLICY_PARAMS
 
 @njit(cache=True)
 def _samples(states, repeats, belief, roll_out):
-    """Samples of each state's position, `repeats` times, each rolled out by `basic` when `roll_out`."""
+    """Samples of each state's position, `repeats` times (its hidden pool built once, as a search
+    builds it once per decision), each rolled out by `basic` when `roll_out`."""
     work = np.zeros(search.WORK_SIZE, np.int64)
     sample = work[search.SAMPLE:search.ROLL]
     roll = work[search.ROLL:search.POOL]
@@ -38,13 +39,15 @@ def _samples(states, repeats, belief, roll_out):
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
+    hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
     total = 0
-    for _ in range(repeats):
-        for i in range(states.shape[0]):
-            st = states[i]
-            seat = st[ob.SEAT]
-            hand = st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
-            total += sampler.sample_state(st[:ob.OBS_SIZE], hand, rng, sample, pool, belief)
+    for i in range(states.shape[0]):
+        st = states[i]
+        seat = st[ob.SEAT]
+        obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+        m = sampler.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
+        for _ in range(repeats):
+            total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
             if roll_out:
                 search.copy_state(sample, roll)
                 total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)

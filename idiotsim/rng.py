@@ -103,6 +103,22 @@ def nb_below(state, n):
     return np.int64(m >> _U(32))
 
 
+@kernel  # typed on first use (a signature would load its cache at every import)
+def nb_below_from(s, n):
+    """`nb_below` on a stream state held in a local: returns (the state after, the draw). A loop of
+    draws (a shuffle) keeps the state in a register instead of loading and storing the array each
+    time; the draws are nb_below's, in the same order."""
+    un = _U(n)
+    s = _U(s) + _U(GAMMA)
+    m = (nb_mix64(s) >> _U(32)) * un
+    if (m & _U(0xFFFFFFFF)) < un:
+        threshold = (_U(4294967296) - un) % un
+        while (m & _U(0xFFFFFFFF)) < threshold:
+            s = s + _U(GAMMA)
+            m = (nb_mix64(s) >> _U(32)) * un
+    return s, m >> _U(32)
+
+
 @kernel(types.void(types.int64, types.int64, types.int64, types.int64[::1], types.uint64[::1]))
 def nb_shuffled_deck(seed, game, round_index, out, state):
     """Fill `out` (52 * decks) with the same shuffle as `shuffled_deck`."""

@@ -18,7 +18,9 @@ Two beliefs (the `belief` knob of the search):
   can meet (an opponent that broke the model) is dropped; facts that cannot all hold together
   fall back to the uniform belief after MAX_TRIES rejected tries.
 
-The kernels allocate nothing: the pool is the caller's work array.
+The kernels allocate nothing: the pool is the caller's work array. A search draws K samples of one
+decision from the same pool, so it builds the pool once (`hidden_pool`) and samples from a copy of it
+each time (`sample_state_from`, `sample_deal_from`): the same samples as `sample_state` and `sample_deal`.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.rng import nb_below, nb_next_u64
+from idiotsim.rng import nb_below_from, nb_next_u64
 
 CARDS_PER_RANK = 4  # per deck (R1, V7)
 UNIFORM, BASIC_MODEL = 0, 1  # values of the search's belief knob
@@ -66,20 +68,39 @@ def shuffle(pool, m, rng):
 
 @kernel
 def shuffle_range(pool, lo, hi, rng):
-    """Fisher-Yates over pool[lo:hi], from the seat's stream."""
+    """Fisher-Yates over pool[lo:hi], from the seat's stream (its state in a local meanwhile)."""
+    p = en._data_pointer(pool)
+    s = rng[0]
     for i in range(hi - 1, lo, -1):
-        j = lo + nb_below(rng, i - lo + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+        s, d = nb_below_from(s, i - lo + 1)
+        j = lo + int(d)
+        t = p[i]
+        p[i] = p[j]
+        p[j] = t
+    rng[0] = s
+
+
+@kernel(inline="always")
+def _copy_rows(obs, st, start, length):
+    for i in range(start, start + length):
+        st[i] = obs[i]
 
 
 @kernel
 def _set_counters(st, obs):
-    """The public part of a state: the observation, and the game scalars it implies."""
-    for i in range(ob.OBS_SIZE):
-        st[i] = obs[i]
+    """The public part of a state: the observation's header and the rows of the seats in play (rows
+    past them are never written, so they keep the zeros of a fresh state), and the game scalars it
+    implies."""
     n = obs[ob.PLAYERS]
+    o = en._data_pointer(obs)
+    p = en._data_pointer(st)
+    _copy_rows(o, p, 0, ob.HEADER_SIZE)
+    for start in (ob.FACEUP, ob.KNOWN):
+        _copy_rows(o, p, start, n * NR)
+    _copy_rows(o, p, ob.BLIND_PRESENT, 3 * n)
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
+        _copy_rows(o, p, start, n)
+    _copy_rows(o, p, ob.PILE_COUNTS, 2 * NR)  # and BURNED
     out = 0
     for s in range(n):
         out += obs[ob.PLACE + s] != 0
@@ -105,51 +126,84 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     beyond their KNOWN cards, seat by seat; every present blind position; the talon in order),
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
     the opponents' pickup facts (BASIC_MODEL). Returns 0, or -1 when the observation is inconsistent."""
-    m = hidden_pool(obs, hand, pool)
+    return _sample_pool(obs, hand, rng, st, pool, hidden_pool(obs, hand, pool), belief)
+
+
+@kernel(inline="always")
+def _copy_pool(hidden, pool, m):
+    h = en._data_pointer(hidden)
+    p = en._data_pointer(pool)
+    for i in range(m):
+        p[i] = h[i]
+
+
+@kernel
+def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief=UNIFORM):
+    """`sample_state` with the pool built beforehand: hidden[:m] as `hidden_pool` leaves it (m its
+    result), copied into `pool` and sampled from; the same state for the same stream."""
+    if m < 0:
+        return -1
+    _copy_pool(hidden, pool, m)
+    return _sample_pool(obs, hand, rng, st, pool, m, belief)
+
+
+@kernel
+def _sample_pool(obs, hand, rng, st, pool, m, belief):
+    """`sample_state` from the hidden pool in pool[:m] (in rank order)."""
     if m < 0:
         return -1
     _set_counters(st, obs)
+    p, o, h = en._data_pointer(st), en._data_pointer(obs), en._data_pointer(hand)
+    seat = obs[ob.SEAT]
     for s in range(obs[ob.PLAYERS]):
-        for r in range(NR):
-            st[en.HANDS + s * NR + r] = hand[r] if s == obs[ob.SEAT] else obs[ob.KNOWN + s * NR + r]
+        row = en.HANDS + s * NR
+        if s == seat:
+            for r in range(NR):
+                p[row + r] = h[r]
+        else:
+            for r in range(NR):
+                p[row + r] = o[ob.KNOWN + s * NR + r]
     k = 0
+    believed = 0
     if belief == BASIC_MODEL:
-        k = _deal_believed_hands(obs, rng, st, pool, m)
+        believed = _believed_seats(obs, pool, m)
+        k = _deal_believed_hands(obs, rng, st, pool, m, believed)
     if k == 0:  # no fact binds (or they cannot all hold): every hidden card shuffled
         shuffle(pool, m, rng)
     else:
         shuffle_range(pool, k, m, rng)
-    return _deal_rest(obs, st, pool, k, m, belief == BASIC_MODEL and k > 0)
+    return _deal_rest(obs, st, pool, k, m, believed if k > 0 else 0)
 
 
 @kernel
 def _deal_rest(obs, st, pool, k, m, believed):
-    """pool[k:m] (shuffled) into the unknown hand cards of every other seat (but those the belief
-    dealt when `believed`), the present blind positions and the talon. Returns 0, or -1 when the
-    sizes do not add up."""
+    """pool[k:m] (shuffled) into the unknown hand cards of every other seat (but the seats whose bit
+    is set in `believed`: the belief dealt them), the present blind positions and the talon. Returns
+    0, or -1 when the sizes do not add up."""
     seat = obs[ob.SEAT]
     n = obs[ob.PLAYERS]
+    p, o, c = en._data_pointer(st), en._data_pointer(obs), en._data_pointer(pool)
     for s in range(n):
-        if s == seat or (believed and _believed(obs, s, pool, m)):
+        if s == seat or believed >> s & 1:
             continue
-        unknown = ob.unknown_in_hand(obs, s)
+        unknown = ob.unknown_in_hand(o, s)
         if unknown < 0 or k + unknown > m:
             return -1
         row = en.HANDS + s * NR
         for _ in range(unknown):
-            st[row + pool[k]] += 1
+            p[row + c[k]] += 1
             k += 1
     for i in range(3 * n):
-        if obs[ob.BLIND_PRESENT + i] != 0:
+        if o[ob.BLIND_PRESENT + i] != 0:
             if k >= m:
                 return -1
-            st[en.BLIND + i] = pool[k]
+            p[en.BLIND + i] = c[k]
             k += 1
         else:
-            st[en.BLIND + i] = -1
+            p[en.BLIND + i] = -1
     if k + obs[ob.TALON_SIZE] != m:
         return -1
-    _deal_talon(st, pool, k, obs[ob.TALON_SIZE])
+    _deal_talon(p, c, k, obs[ob.TALON_SIZE])
     return 0
 
 
@@ -158,9 +212,24 @@ def sample_deal(obs, hand, rng, st, pool):
     """At the SWAP decision (R6): the deal as `obs[SEAT]` may believe it to be: its own 6 cards, the
     others' 3 hand and 3 face-up cards, every blind card and the talon dealt from the cards it has
     not seen, as `engine._deal` leaves a state. Returns 0, or -1 when inconsistent."""
+    return _deal_pool(obs, hand, rng, st, pool, hidden_pool(obs, hand, pool))
+
+
+@kernel
+def sample_deal_from(obs, hand, rng, st, pool, hidden, m):
+    """`sample_deal` with the pool built beforehand (as `sample_state_from`)."""
+    if m < 0:
+        return -1
+    _copy_pool(hidden, pool, m)
+    return _deal_pool(obs, hand, rng, st, pool, m)
+
+
+@kernel
+def _deal_pool(obs, hand, rng, st, pool, m):
+    """`sample_deal` from the hidden pool in pool[:m]: every card but the seat's 6 (nothing else is in
+    sight yet)."""
     seat = obs[ob.SEAT]
     n = obs[ob.PLAYERS]
-    m = hidden_pool(obs, hand, pool)  # every card but the seat's 6 (nothing else is in sight yet)
     if m < 0 or m != CARDS_PER_RANK * NR * obs[ob.DECKS] - 6:
         return -1
     shuffle(pool, m, rng)
@@ -241,11 +310,14 @@ def _partition(pool, lo, hi, mask):
 @kernel
 def _pick(pool, lo, hi, count, rng):
     """A uniform choice of `count` cards of pool[lo:hi], moved to pool[lo:lo + count] (partial Fisher-Yates)."""
+    s = rng[0]
     for i in range(count):
-        j = lo + i + nb_below(rng, hi - lo - i)
+        s, d = nb_below_from(s, hi - lo - i)
+        j = lo + i + int(d)
         t = pool[lo + i]
         pool[lo + i] = pool[j]
         pool[j] = t
+    rng[0] = s
 
 
 @kernel(inline="always")
@@ -288,14 +360,19 @@ def _fact_allows(obs, s, pool, m):
     return _hands_meeting(in_pool, m - in_pool, ob.unknown_in_hand(obs, s), obs[ob.PICKUP_FREE + s])
 
 
-@kernel(inline="always")
-def _believed(obs, s, pool, m):
-    """Is seat s's hand dealt by the belief: its fact binds and the pool can meet it (else it is dropped)?"""
-    return _binding(obs, s) and _fact_allows(obs, s, pool, m) > 0.0
+@kernel
+def _believed_seats(obs, pool, m):
+    """The seats whose hands the belief deals, as bits: each whose fact binds and that the pool can
+    meet (else the fact is dropped). Any order of the pool gives the same seats."""
+    seats = 0
+    for s in range(obs[ob.PLAYERS]):
+        if _binding(obs, s) and _fact_allows(obs, s, pool, m) > 0.0:
+            seats |= 1 << s
+    return seats
 
 
 @kernel
-def _deal_believed_hands(obs, rng, st, pool, m):
+def _deal_believed_hands(obs, rng, st, pool, m, believed):
     """BASIC_MODEL: the unknown hand cards of every seat whose fact binds (`_binding`), from pool[:m],
     added to their hand rows in `st`; they are pool[:k], and k is returned (0 when no fact binds, or
     when the facts cannot all hold: nothing is dealt then).
@@ -304,39 +381,37 @@ def _deal_believed_hands(obs, rng, st, pool, m):
     (`_deal_one_believed_hand`); the whole draw is kept with probability the product, over every seat
     but the first, of the sets its cards left allowed over the sets the whole pool allows (at most 1:
     fewer cards hold fewer sets). The kept draws are uniform over every arrangement that meets every
-    fact. A fact the whole pool cannot meet is dropped (`_believed`: that hand is dealt with the rest)."""
+    fact. A fact the whole pool cannot meet is dropped (not in `believed`, the seats of
+    `_believed_seats`: that hand is dealt with the rest)."""
+    if believed == 0:
+        return 0
     n = obs[ob.PLAYERS]
     for _ in range(MAX_TRIES):
         k = 0
         keep = 1.0
         for s in range(n):
-            if not _binding(obs, s):
-                continue
-            allowed = _fact_allows(obs, s, pool, m)
-            if allowed == 0.0:
+            if not believed >> s & 1:
                 continue
             left = _deal_one_believed_hand(pool, k, m, obs[ob.PICKUP_LEGAL + s], ob.unknown_in_hand(obs, s),
                                            obs[ob.PICKUP_FREE + s], rng)
             if left == 0.0:  # the earlier hands left no set that meets this fact
                 keep = 0.0
                 break
-            if k > 0:
-                keep *= left / allowed
+            if k > 0:  # the first hand is drawn from the whole pool: its share is 1
+                keep *= left / _fact_allows(obs, s, pool, m)
             k += ob.unknown_in_hand(obs, s)
-        if k == 0:
-            return 0
         if keep > 0.0 and (keep >= 1.0 or _uniform01(rng) < keep):
-            _add_believed_hands(obs, st, pool, m)
+            _add_believed_hands(obs, st, pool, believed)
             return k
     return 0
 
 
 @kernel
-def _add_believed_hands(obs, st, pool, m):
+def _add_believed_hands(obs, st, pool, believed):
     """The hands `_deal_believed_hands` drew (pool[:k], seat by seat) into their rows of `st`."""
     k = 0
     for s in range(obs[ob.PLAYERS]):
-        if _believed(obs, s, pool, m):
+        if believed >> s & 1:
             row = en.HANDS + s * NR
             for _ in range(ob.unknown_in_hand(obs, s)):
                 st[row + pool[k]] += 1

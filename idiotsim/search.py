@@ -31,7 +31,8 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.sampler import BASIC_MODEL, UNIFORM, hidden_pool, sample_deal, sample_state  # noqa: F401
+from idiotsim.sampler import (BASIC_MODEL, UNIFORM, hidden_pool, sample_deal, sample_deal_from,  # noqa: F401
+                              sample_state, sample_state_from)
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
@@ -76,7 +77,9 @@ WIN_COUNTS = PLACE_SUMS + MAX_MOVES
 PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
 SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move and sampled state)
 BELIEF = SPENT + 1  # the belief knob's value, read by `determinize`
-WORK_SIZE = BELIEF + 1
+HIDDEN = BELIEF + 1  # the decision's hidden pool (`hidden_pool`), built at its first sample
+HIDDEN_BUILT = HIDDEN + en.MAX_CARDS  # 0 until then, then its size + 1
+WORK_SIZE = HIDDEN_BUILT + 1
 
 
 # ---- the moves ---------------------------------------------------------------------------------
@@ -294,15 +297,21 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
 
 
 @kernel
-def determinize(obs, hand, rng, st, pool, truth, perfect, belief):
+def determinize(obs, hand, rng, st, work, truth, perfect):
     """The state a rollout starts from: sampled (`sample_deal` at the swap, else `sample_state` with
-    the belief), or with `perfect` the true state `truth`."""
+    the belief in work[BELIEF]) from the decision's hidden pool, which every sample of it shares (built
+    into work[HIDDEN:] once), or with `perfect` the true state `truth`."""
     if perfect:
         copy_state(truth, st)
         return 0
+    hidden = work[HIDDEN:HIDDEN_BUILT]
+    if work[HIDDEN_BUILT] == 0:
+        work[HIDDEN_BUILT] = hidden_pool(obs, hand, hidden) + 1
+    m = work[HIDDEN_BUILT] - 1
+    pool = work[POOL:SNAP]
     if obs[ob.DECISION] == ob.SWAP:
-        return sample_deal(obs, hand, rng, st, pool)
-    return sample_state(obs, hand, rng, st, pool, belief)
+        return sample_deal_from(obs, hand, rng, st, pool, hidden, m)
+    return sample_state_from(obs, hand, rng, st, pool, hidden, m, work[BELIEF])
 
 
 @kernel
@@ -325,9 +334,8 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     a move is illegal."""
     sample = work[SAMPLE:ROLL]
     roll = work[ROLL:POOL]
-    pool = work[POOL:SNAP]
     snap = work[SNAP:MOVES]
-    if determinize(obs, hand, rng, sample, pool, truth, perfect, work[BELIEF]) < 0:
+    if determinize(obs, hand, rng, sample, work, truth, perfect) < 0:
         return -1
     for i in range(n_moves):
         state = sample  # the last move plays on the sample itself, which is not needed again

@@ -215,7 +215,9 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails():
         pos = with_facts(pos, [(s, every_other, 0) for s in others])
         st = believed_sample(pos["obs"], pos["hand"], 9)
         check_legal_state(st, pos["obs"], pos["hand"])
-        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m) == 0
+        believed = sampler._believed_seats(pos["obs"], pool, m)
+        assert believed == sum(1 << s for s in others)  # every fact can hold alone
+        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m, believed) == 0
         return
     raise AssertionError("no position for two facts that cannot hold together")
 

@@ -240,12 +240,17 @@ def test_fast_checksum_is_the_observation_checksum():
 def test_numba_draws_are_the_python_draws(n):
     """rng.nb_below (with its division-free fast path) draws what rng.below draws; the
     large n reject about half of the raw draws, so the rejection loop is exercised too."""
-    from idiotsim.rng import below, nb_below, new_state
+    from idiotsim.rng import below, nb_below, nb_below_from, new_state
     python_state, numba_state = new_state(SEED, n, 3), new_state(SEED, n, 3)
     python = [below(python_state, n) for _ in range(400)]
     compiled = [nb_below(numba_state, n) for _ in range(400)]
     assert compiled == python and python_state[0] == numba_state[0]
     assert all(0 <= x < n for x in python)
+    state, local = new_state(SEED, n, 3)[0], []
+    for _ in range(400):  # the sampler's shuffle draws with the state in a local (rng.nb_below_from)
+        state, x = nb_below_from(np.uint64(state), n)
+        local.append(int(x))
+    assert local == python and state == python_state[0]
 
 
 # ---- trace equality ---------------------------------------------------------
