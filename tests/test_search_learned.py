@@ -63,7 +63,7 @@ def test_a_learned_rollout_plays_the_game_the_learned_seat_played():
     assert checked > 30 and other_model_differs > 0
 
 
-@pytest.mark.long(15)
+@pytest.mark.long(10)
 def test_the_search_with_learned_rollouts_passes_the_generic_checks():
     games = 12
     report = check_strategy(f"search:rollouts=2,policy={search.POLICY_LEARNED_SELF}", games=games, sample=1,
