@@ -24,7 +24,7 @@ from idiotsim.toolkit import KING, Knob, Preset, Strategy, strategy_function
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 # The shipped models (the `model` knob's values), each trained by the command in its file's meta
 # (`idiotsim learn train`; reports/learned.md has the regeneration commands and strengths).
-MODELS = ("learned-4p.npz", "learned-fast-4p.npz")
+MODELS = ("learned-4p.npz", "learned-fast-4p.npz", "learned-it3-4p.npz", "learned-fast-it3-4p.npz")
 
 KNOBS = (
     Knob("swap", 0, 0, 4, "0 the model's swap (every distinct face-up choice scored); 1..4 heuristic's swap modes: "
@@ -83,6 +83,11 @@ PRESETS = {
     "learned-4p": Preset("learned from the search (K = 128, two expert iterations) at 4 players: MLP, 32 hidden "
                          "units (reports/learned.md)", model=0),
     "learned-fast-4p": Preset("the fast learned player: MLP, 8 hidden units, same data (reports/learned.md)", model=1),
+    # Iteration 3: 3.3x the positions (DAgger with learned-4p and its successor); not yet the reports' players
+    "learned-it3-4p": Preset("learned-4p's successor, a third expert iteration at 4 players: MLP, 64 hidden units "
+                             "(reports/learned.md)", model=2),
+    "learned-fast-it3-4p": Preset("learned-fast-4p's successor, iteration 3's data: MLP, 8 hidden units "
+                                  "(reports/learned.md)", model=3),
 }
 for _n in (2, 3, 5):  # one model for every table size: the player count is one of its inputs
     PRESETS[f"learned-{_n}p"] = Preset(f"learned-4p's model at {_n} players (trained on 4-player positions; "

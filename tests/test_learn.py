@@ -17,7 +17,7 @@ from helpers import cli_ok, cli_user_error
 from idiotsim import observation as ob
 from idiotsim.errors import UserError
 from idiotsim.learn import features as ft
-from idiotsim.learn.dataset import positions_of
+from idiotsim.learn.dataset import move_rows, positions_of
 from idiotsim.learn.generate import GenerateConfig, generate, read_data
 from idiotsim.learn.model import LINEAR, MLP, basic_model, body_size, load_model, pack, save_model
 from idiotsim.learn.train import Net, TrainConfig, choices, fit, model_vector
@@ -162,6 +162,13 @@ def test_generation_resumes_with_the_same_bytes(tiny_data, tmp_path):
     assert (frame["place"].list.eval(pl.element().is_between(1, 3)).list.all()).all()
     with pytest.raises(UserError, match="another configuration"):
         generate(GenerateConfig(**{**config.__dict__, "teacher_rollouts": 8}), out)
+
+
+def test_move_rows_are_each_positions_rows_in_order():
+    move_pos = np.array([0, 3, 3, 4, 9, 11])  # position 1 has no rows
+    for idx in ([], [0], [4, 0, 1, 3], [2, 2, 1]):
+        expected = [r for i in idx for r in range(move_pos[i], move_pos[i + 1])]
+        assert move_rows(move_pos, np.array(idx, np.int64)).tolist() == expected
 
 
 def test_training_is_deterministic_and_the_player_plays_the_trainers_argmax(tiny_data, tmp_path):

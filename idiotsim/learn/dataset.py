@@ -43,12 +43,17 @@ class Positions:
 
     def subset(self, keep: np.ndarray) -> "Positions":
         idx = np.flatnonzero(keep)
-        rows = np.concatenate([np.arange(self.move_pos[i], self.move_pos[i + 1]) for i in idx]) if len(idx) \
-            else np.zeros(0, np.int64)
+        rows = move_rows(self.move_pos, idx)
         pos = np.concatenate([[0], np.cumsum(np.diff(self.move_pos)[idx])]).astype(np.int64)
         return Positions(self.game[idx], self.folder[idx], self.players[idx], self.obs[idx], self.hand[idx], pos,
                          self.moves[rows], self.place[rows], self.se[rows],
                          self.state_x[idx] if len(self.state_x) else self.state_x, self.move_x[rows])
+
+
+def move_rows(move_pos: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The move rows of positions idx, in order (rows move_pos[i]:move_pos[i + 1] of each i)."""
+    sizes = move_pos[idx + 1] - move_pos[idx]
+    return np.repeat(move_pos[idx] - (np.cumsum(sizes) - sizes), sizes) + np.arange(sizes.sum(), dtype=np.int64)
 
 
 def positions_of(frame: pl.DataFrame, decision: int, counting: int = 1) -> Positions:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from idiotsim.learn.dataset import Positions
+from idiotsim.learn.dataset import Positions, move_rows
 from idiotsim.learn.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
 from idiotsim.learn.model import LINEAR, MLP, basic_swap_head, pack
 
@@ -100,7 +100,7 @@ def loss_and_slope(score: np.ndarray, y: np.ndarray, move_pos: np.ndarray):
 
 
 def _batch(data: Positions, idx: np.ndarray, swap: bool):
-    rows = np.concatenate([np.arange(data.move_pos[i], data.move_pos[i + 1]) for i in idx])
+    rows = move_rows(data.move_pos, idx)
     sizes = np.diff(data.move_pos)[idx]
     move_pos = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     owner = np.repeat(np.arange(len(idx)), sizes)
@@ -108,8 +108,8 @@ def _batch(data: Positions, idx: np.ndarray, swap: bool):
     return s, data.move_x[rows], owner, move_pos, targets(data.place[rows], move_pos)
 
 
-def evaluate_loss(net: Net, data: Positions, swap: bool = False) -> float:
-    s, m, owner, move_pos, y = _batch(data, np.arange(len(data)), swap)
+def _batch_loss(net: Net, batch) -> float:
+    s, m, owner, move_pos, y = batch
     score, _ = net.scores(s, m, owner)
     return loss_and_slope(score, y, move_pos)[0]
 
@@ -123,8 +123,10 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
     else:
         net = Net(config.kind, config.hidden, rng)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.arrays.items()}
-    best = (evaluate_loss(net, held, swap), {k: v.copy() for k, v in net.arrays.items()}, 0)
-    curve = [(0, evaluate_loss(net, train, swap), best[0])]
+    whole_train = _batch(train, np.arange(len(train)), swap)  # the epochs' loss figures, gathered once
+    whole_held = _batch(held, np.arange(len(held)), swap)
+    best = (_batch_loss(net, whole_held), {k: v.copy() for k, v in net.arrays.items()}, 0)
+    curve = [(0, _batch_loss(net, whole_train), best[0])]
     step = 0
     for epoch in range(1, config.epochs + 1):
         order = rng.permutation(len(train))
@@ -143,8 +145,8 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
                 m2 += 0.001 * g * g
                 net.arrays[k] -= config.learning_rate * (m1 / (1 - 0.9 ** step)) / (
                     np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
-        held_loss = evaluate_loss(net, held, swap)
-        curve.append((epoch, evaluate_loss(net, train, swap), held_loss))
+        held_loss = _batch_loss(net, whole_held)
+        curve.append((epoch, _batch_loss(net, whole_train), held_loss))
         if log:
             log(f"epoch {epoch}: train {curve[-1][1]:.5f}, held-out {held_loss:.5f}")
         if held_loss < best[0]:
