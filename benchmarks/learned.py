@@ -1,7 +1,8 @@
 """The learned player's speed and strength (issue 18), and the frontier against the search.
 
     .venv/bin/python benchmarks/learned.py speed --players 4 learned-4p learned-fast-4p tuned-4p basic
-    .venv/bin/python benchmarks/learned.py frontier learned-4p learned-fast-4p --deals 20000 --search-deals 300 --out reports
+    .venv/bin/python benchmarks/learned.py frontier learned-4p learned-fast-4p --deals 20000 \
+        --search-deals 8:20000,16:20000,32:20000,64:4000,128:4000 --plain-deals 0 --out reports
     .venv/bin/python benchmarks/learned.py table --out reports
 
 table: the shipped presets' held-out strength at 2..5 players (20,000 deals at 4, 10,000 at the others, from
@@ -14,7 +15,10 @@ seat is (time per game with it in one seat - time per game of basic) / its decis
 
 frontier: strength (rotated, paired, Holm-adjusted; ``idiotsim.learn.evaluate``) against time per
 decision, for the learned presets and the search at K = 8, 16, 32, 64, 128 (the default, sequential
-halving; and the plain search, `halving=0`, at K = 128), written to OUT/learned_frontier.csv and .png. Speed figures under load are
+halving; and the plain search, `halving=0`, at K = 128 with --plain-deals), each on its own number of deals
+(the first deals of the same held-out set), written to OUT/learned_frontier.csv as each point finishes (a point
+replaces the CSV's row of the same player, so a frontier can be measured over several runs: `--deals 0` skips
+the learned points, `K:0` a search point) and drawn to OUT/learned_frontier.png. Speed figures under load are
 noisy: the ratios to basic in the same process are what compare.
 """
 from __future__ import annotations
@@ -77,28 +81,60 @@ def speed(specs, players: int) -> None:
         print(f"| `{spec}` | {one:,.0f} | {every:,.0f} | {every / basic:.3f} | {us:.2f} |", flush=True)
 
 
-def frontier(learned, players: int, deals: int, search_deals: int, out: Path) -> None:
-    basic, _ = games_per_second("basic", players, every_seat=True)
-    rows = []
-    for spec in learned:
-        (s,) = strengths([spec], players, deals, first_deal=100_000)
-        _, us = decision_microseconds(spec, players, basic)
-        rows.append((spec, "learned", deals, s.vs_basic.mean, s.vs_basic.lo, s.vs_basic.hi, us))
-        print(rows[-1], flush=True)
-    for k, halving in [(k, 1) for k in SEARCH_KS] + [(128, 0)]:
-        if True:
-            spec = f"search:rollouts={k},halving={halving}"
-            (s,) = strengths([spec], players, search_deals, first_deal=100_000)
-            _, us = decision_microseconds(spec, players, basic)
-            rows.append((spec, "search" if halving else "plain search", search_deals, s.vs_basic.mean, s.vs_basic.lo,
-                         s.vs_basic.hi, us))
-            print(rows[-1], flush=True)
+FRONTIER_FIELDS = ["player", "kind", "deals", "vs_basic", "lo", "hi", "us_per_decision", "source"]
+
+
+def frontier_point(spec: str, kind: str, players: int, deals: int, basic_rate: float) -> dict:
+    """One point of the frontier: strength on `deals` held-out deals (rotated, paired) and time per decision."""
+    start = time.perf_counter()
+    (s,) = strengths([spec], players, deals, first_deal=100_000)
+    seconds = time.perf_counter() - start
+    _, us = decision_microseconds(spec, players, basic_rate)
+    return {"player": spec, "kind": kind, "deals": deals, "vs_basic": f"{s.vs_basic.mean:.4f}",
+            "lo": f"{s.vs_basic.lo:.4f}", "hi": f"{s.vs_basic.hi:.4f}", "us_per_decision": f"{us:.2f}",
+            "source": f"this run: {seconds:.0f} s of play, load {os.getloadavg()[0]:.1f}"}
+
+
+def read_frontier(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        return [{k: row.get(k, "") for k in FRONTIER_FIELDS} for row in csv.DictReader(f)]
+
+
+def write_frontier(rows: list[dict], path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, FRONTIER_FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    tmp.replace(path)
+
+
+def search_deals_by_k(text: str, default: int) -> dict[int, int]:
+    """'8:20000,16:20000,64:4000' -> {8: 20000, 16: 20000, 64: 4000}; a bare number is every K's."""
+    if ":" not in text:
+        return {k: int(text or default) for k in SEARCH_KS}
+    return {int(k): int(n) for k, n in (item.split(":") for item in text.split(","))}
+
+
+def frontier(learned, players: int, deals: int, search_deals: dict[int, int], plain: int, out: Path) -> None:
+    """Each point is measured and written to OUT/learned_frontier.csv as it finishes (a point replaces the
+    row of the same player), so a run can be split over several invocations; the plot is drawn from the CSV."""
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "learned_frontier.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["player", "kind", "deals", "vs_basic", "lo", "hi", "us_per_decision"])
-        w.writerows([(a, b, c, f"{d:.4f}", f"{e:.4f}", f"{g:.4f}", f"{h:.2f}") for a, b, c, d, e, g, h in rows])
-    plot_frontier(rows, players, out / "learned_frontier.png")
+    path = out / "learned_frontier.csv"
+    basic, _ = games_per_second("basic", players, every_seat=True)
+    points = [(spec, "learned", deals) for spec in learned if deals > 0]
+    points += [(f"search:rollouts={k},halving=1", "search", n) for k, n in search_deals.items() if n > 0]
+    if plain > 0:
+        points.append(("search:rollouts=128,halving=0", "plain search", plain))
+    for spec, kind, n in points:
+        row = frontier_point(spec, kind, players, n, basic)
+        print(row, flush=True)
+        rows = [r for r in read_frontier(path) if r["player"] != spec] + [row]
+        write_frontier(rows, path)
+        plot_frontier(rows, players, out / "learned_frontier.png")
 
 
 def plot_frontier(rows, players: int, path: Path) -> None:
@@ -106,14 +142,16 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^")):
-        sel = [r for r in rows if r[1] == kind]
+    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D")):
+        sel = sorted(([r["player"], r["kind"]] + [float(r[k]) for k in ("vs_basic", "lo", "hi", "us_per_decision")]
+                      for r in rows if r["kind"] == kind), key=lambda r: r[5])
         if not sel:
             continue
-        x = [max(r[6], 0.05) for r in sel]
-        y = [-r[3] for r in sel]
-        err = [[r[3] - r[4] for r in sel], [r[5] - r[3] for r in sel]]
-        ax.errorbar(x, y, yerr=err, fmt=marker + ("-" if kind != "learned" else ""), label=kind, capsize=3)
+        x = [max(r[5], 0.05) for r in sel]
+        y = [-r[2] for r in sel]
+        err = [[r[4] - r[2] for r in sel], [r[2] - r[3] for r in sel]]
+        ax.errorbar(x, y, yerr=err, fmt=marker + ("-" if kind in ("search", "plain search") else ""), label=kind,
+                    capsize=3)
         for xi, yi, r in zip(x, y, sel):
             ax.annotate(r[0].replace("search:rollouts=", "K=").split(",")[0], (xi, yi), fontsize=7,
                         textcoords="offset points", xytext=(4, 3))
@@ -150,7 +188,9 @@ def main() -> None:
     parser.add_argument("specs", nargs="*", default=["learned-4p", "learned-fast-4p"])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=20_000)
-    parser.add_argument("--search-deals", type=int, default=300)
+    parser.add_argument("--search-deals", default="300",
+                        help="deals of each search point: N for every K, or K:N,... (K = 8, 16, 32, 64, 128)")
+    parser.add_argument("--plain-deals", type=int, default=0, help="deals of the plain search at K = 128 (0: skip)")
     parser.add_argument("--out", type=Path, default=Path("reports"))
     args = parser.parse_intermixed_args()  # specs before or after the options
     if args.mode == "speed":
@@ -158,7 +198,8 @@ def main() -> None:
     elif args.mode == "table":
         table(args.out)
     else:
-        frontier(args.specs, args.players, args.deals, args.search_deals, args.out)
+        frontier(args.specs, args.players, args.deals, search_deals_by_k(args.search_deals, 300), args.plain_deals,
+                 args.out)
 
 
 if __name__ == "__main__":

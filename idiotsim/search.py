@@ -48,9 +48,12 @@ from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_
 # test checks that each name sits at its index there). Knobs appended later go through these names only.
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
 K_HALVING = K_TENS + 1  # the budget allocation knob
-K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler): the last knob of the family
+K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler)
+K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned policy's shipped model: the last knob of the family
+LEARNED_AT = K_ROLLOUT_MODEL + 1  # the learned policy: the `learned` family's params follow the knobs
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
+POLICY_LEARNED_SELF = 4  # the learned player at the searcher's seat, basic elsewhere
 SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
@@ -230,11 +233,29 @@ def rollout_params(policy, players, searcher):
     return POLICY_PARAMS.copy()
 
 
+@kernel
+def learned_rollout_decide(obs, hand, params, rng):
+    """POLICY_LEARNED_SELF: the learned player (params: its knobs, then its model) at the searcher's
+    seat, the only seat `_mark_basic_seats` leaves to the policy."""
+    return learned_policy.learned_decision(obs, hand, params)
+
+
+@kernel(inline="always")
+def is_learned(policy):
+    return policy == POLICY_LEARNED_SELF
+
+
+@njit(cache=True)
+def learned_rollout_params(params):
+    """The learned player's params, appended to the search's after its knobs (strategies/search.py)."""
+    return params[LEARNED_AT:].copy()
+
+
 @kernel(inline="always")
 def _mark_basic_seats(st, policy, searcher):
     """The seats whose rollout policy is `basic` play it inline (engine.SEAT_BASIC): every seat under
-    POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF."""
-    elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF
+    POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF and POLICY_LEARNED_SELF."""
+    elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF or policy == POLICY_LEARNED_SELF
     en.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
 
 
@@ -248,6 +269,8 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
         return en.play_on(st, seat, searcher, weighted_decide, policy_params, scratch, snap, skip_cycles)
     if policy == POLICY_TUNED_SELF:
         return en.play_on(st, seat, searcher, tuned_self_decide, policy_params, scratch, snap, skip_cycles)
+    if policy == POLICY_LEARNED_SELF:  # the learned player reads ACTIONS (LONG_ROUND): no cycle skip
+        return en.play_on(st, seat, searcher, learned_rollout_decide, policy_params, scratch, snap, False)
     return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
 
 
@@ -268,6 +291,8 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
         return en.open_round(st, searcher, choice, weighted_decide, policy_params, scratch, left_of_dealer)
     if policy == POLICY_TUNED_SELF:  # the other seats: basic
         return en.open_round(st, searcher, choice, tuned_self_decide, policy_params, scratch, left_of_dealer)
+    if policy == POLICY_LEARNED_SELF:  # the other seats: basic
+        return en.open_round(st, searcher, choice, learned_rollout_decide, policy_params, scratch, left_of_dealer)
     return en.open_round(st, searcher, choice, basic_decide, policy_params, scratch, left_of_dealer)
 
 
@@ -463,6 +488,8 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     scratch = np.zeros(1, np.uint64)
     policy = int(params[K_POLICY])
     policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])
+    if is_learned(policy):
+        policy_params = learned_rollout_params(params)
     objective = int(params[K_OBJECTIVE])
     if perfect:  # a deterministic rollout from the truth: one per move
         if judge_moves(obs, hand, rng, n_moves, 1, policy, policy_params, scratch, work, truth, perfect) < 0:
@@ -501,3 +528,8 @@ def rollout_place(st, seat, searcher, policy, skip_cycles):
     snap = np.zeros(en.POSITION_SIZE, np.int64)
     return rollout(st, seat, searcher, policy, rollout_params(policy, st[ob.PLAYERS], searcher),
                    np.zeros(1, np.uint64), snap, skip_cycles)
+
+
+# Last: idiotsim.learn.policy imports this module (its swap list), and the learned rollouts read it as a
+# module attribute at compile time, so either module may be imported first.
+from idiotsim.learn import policy as learned_policy  # noqa: E402

@@ -11,7 +11,8 @@ sequential halving (`halving`); `halving=0` is the plain search, every move on t
 10 by rule instead of searching it (burn as soon as possible, or save it like basic), for the burn
 question (reports/burn_search.toml). Beyond the plain search
 (docs/strategies.md has their measured strength at the same time per decision): `policy` 2 and 3
-roll out with the tuned `weighted` player (both weaker at the same time); `halving` (the default,
+roll out with the tuned `weighted` player, `policy` 4 with the learned player at the searcher's seat
+(all three weaker at the same time); `halving` (the default,
 stronger at the same time) allocates the same budget by sequential halving.
 
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
@@ -19,7 +20,9 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import in_compiled_code, search_decision, true_state
+from idiotsim.search import POLICY_LEARNED_SELF, in_compiled_code, search_decision, true_state
+from idiotsim.strategies.learned import LEARNED
+from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
 from idiotsim.toolkit import Knob, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
@@ -27,7 +30,9 @@ from idiotsim.toolkit import Knob, Strategy, strategy_function
 GAMES_OF_BASIC_PER_ROLLOUT = 40
 # Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
 # the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
-POLICY_COST = (1.0, 1.0, 7.0, 3.2)
+# policy 4: K = 10 with learned rollouts took 0.85 of the time of K = 128 with basic's (benchmarks/search_variants.py
+# speed, same process), so about 11x per rollout (27x before the learned player lost its allocations).
+POLICY_COST = (1.0, 1.0, 7.0, 3.2, 11.0)
 
 
 def work(params) -> float:
@@ -43,8 +48,9 @@ def work_perfect_info(params) -> float:
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
     Knob("objective", 0, 0, 1, "0: the lowest mean place; 1: the most wins (then the lowest mean place)"),
-    Knob("policy", 0, 0, 3, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
-                            "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere"),
+    Knob("policy", 0, 0, 4, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
+                            "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere, "
+                            "4 the learned player (`rollout_model`) at the searcher's seat and basic elsewhere"),
     Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
                           "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
     Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
@@ -56,9 +62,20 @@ KNOBS = (
     Knob("belief", 1, 0, 1, "the sampled states: 1 only the arrangements of the unseen cards that agree with the "
                             "opponents' pickups had they played like basic (no legal card then), alike "
                             "(0.019 places ahead of 0 at the same K); 0 every arrangement alike"),
+    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned policy's (4) model: " + ", ".join(
+        f"{i} {name[:-4]}" for i, name in enumerate(LEARNED_MODELS))),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
+ROLLOUT_MODEL = [knob.name for knob in KNOBS].index("rollout_model")
 POLICY = [knob.name for knob in KNOBS].index("policy")
+
+
+def learned_rollout_weights(values: dict):
+    """The learned policy reads the `learned` family's params (its default knobs, then the model of
+    `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT); other policies read nothing."""
+    if int(values.get("policy", 0)) != POLICY_LEARNED_SELF:
+        return ()
+    return LEARNED.params({"model": values.get("rollout_model", 0)})
 
 
 @strategy_function(allocates=True)
@@ -83,6 +100,7 @@ STRATEGY = Strategy(
     counts_cards=True,
     knobs=KNOBS,
     work=work,
+    weights=learned_rollout_weights,
 )
 SEARCH = STRATEGY
 
@@ -96,4 +114,5 @@ PERFECT_INFO = Strategy(
     knobs=KNOBS,
     fair=False,
     work=work_perfect_info,
+    weights=learned_rollout_weights,
 )

@@ -35,11 +35,11 @@ def test_knob_indexes_name_the_family_knobs():
                         (search.K_BELIEF, "belief")]:
         assert names[index] == name
     policy = KNOBS[search.K_POLICY]
-    assert (policy.low, policy.high) == (search.POLICY_BASIC, search.POLICY_TUNED_SELF)
+    assert (policy.low, policy.high) == (search.POLICY_BASIC, search.POLICY_LEARNED_SELF)
     assert (KNOBS[search.K_HALVING].low, KNOBS[search.K_HALVING].high) == (search.ALL_MOVES, search.HALVING)
 
 
-@pytest.mark.parametrize("knobs", ["policy=4", "halving=2", "halving=-1"])
+@pytest.mark.parametrize("knobs", ["policy=5", "halving=2", "halving=-1"])
 def test_a_knob_out_of_range_is_a_user_error(knobs):
     with pytest.raises(UserError) as error:
         load_strategies(f"search:{knobs}", 4)
