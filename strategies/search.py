@@ -30,9 +30,9 @@ from idiotsim.toolkit import Knob, Strategy, strategy_function
 GAMES_OF_BASIC_PER_ROLLOUT = 40
 # Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
 # the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
-# policy 4: K = 10 with learned rollouts took 0.85 of the time of K = 128 with basic's (benchmarks/search_variants.py
-# speed, same process), so about 11x per rollout (27x before the learned player lost its allocations).
-POLICY_COST = (1.0, 1.0, 7.0, 3.2, 11.0)
+# policy 4: K = 8 with learned rollouts (the shipped 64-unit model) took x0.997 the time of K = 128 with basic's
+# (benchmarks/search_variants.py speed, same process), so about 16x per rollout.
+POLICY_COST = (1.0, 1.0, 7.0, 3.2, 16.0)
 
 
 def work(params) -> float:
