@@ -81,9 +81,10 @@ def shuffle_range(pool, lo, hi, rng):
 
 
 @kernel(inline="always")
-def _copy_rows(obs, st, start, length):
+def copy_range(src, dst, start, length):
+    """dst[start:start + length] = src[start:start + length], as a loop numba inlines."""
     for i in range(start, start + length):
-        st[i] = obs[i]
+        dst[i] = src[i]
 
 
 @kernel
@@ -94,13 +95,13 @@ def _set_counters(st, obs):
     n = obs[ob.PLAYERS]
     o = en._data_pointer(obs)
     p = en._data_pointer(st)
-    _copy_rows(o, p, 0, ob.HEADER_SIZE)
+    copy_range(o, p, 0, ob.HEADER_SIZE)
     for start in (ob.FACEUP, ob.KNOWN):
-        _copy_rows(o, p, start, n * NR)
-    _copy_rows(o, p, ob.BLIND_PRESENT, 3 * n)
+        copy_range(o, p, start, n * NR)
+    copy_range(o, p, ob.BLIND_PRESENT, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
-        _copy_rows(o, p, start, n)
-    _copy_rows(o, p, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+        copy_range(o, p, start, n)
+    copy_range(o, p, ob.PILE_COUNTS, 2 * NR)  # and BURNED
     out = 0
     for s in range(n):
         out += obs[ob.PLACE + s] != 0

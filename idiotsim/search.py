@@ -31,8 +31,8 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.sampler import (BASIC_MODEL, UNIFORM, hidden_pool, sample_deal, sample_deal_from,  # noqa: F401
-                              sample_state, sample_state_from)
+from idiotsim.sampler import (BASIC_MODEL, UNIFORM, copy_range, hidden_pool, sample_deal,  # noqa: F401
+                              sample_deal_from, sample_state, sample_state_from)
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
@@ -184,30 +184,24 @@ def _sorted3(choice):
 
 # ---- rollouts and the choice -------------------------------------------------------------------
 
-@kernel(inline="always")
-def _copy(src, dst, start, length):
-    for i in range(start, start + length):
-        dst[i] = src[i]
-
-
 @kernel
 def copy_state(src, dst):
     """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
     them stay 0; the dealt face-up rows only at the swap), the talon still to draw, the game
     scalars; not the dealt deck, not a recording."""
     n = src[ob.PLAYERS]
-    _copy(src, dst, 0, ob.HEADER_SIZE)
+    copy_range(src, dst, 0, ob.HEADER_SIZE)
     for start in (ob.FACEUP, ob.KNOWN, en.HANDS):
-        _copy(src, dst, start, n * NR)
+        copy_range(src, dst, start, n * NR)
     if src[ob.DECISION] == ob.SWAP:
-        _copy(src, dst, en.SWAP_FACEUP, n * NR)
+        copy_range(src, dst, en.SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, en.BLIND):
-        _copy(src, dst, start, 3 * n)
+        copy_range(src, dst, start, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
-        _copy(src, dst, start, n)
-    _copy(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    _copy(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
-    _copy(src, dst, en.GAME, en.STATE_SIZE - en.GAME)
+        copy_range(src, dst, start, n)
+    copy_range(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+    copy_range(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
+    copy_range(src, dst, en.GAME, en.STATE_SIZE - en.GAME)
     dst[en.RECORD] = 0
 
 
