@@ -5,10 +5,12 @@ program with ``error: <message>`` and exit code 2 -- never a traceback.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import signal
 import sys
 import threading
+from collections.abc import MutableMapping
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -39,9 +41,48 @@ class Group(TyperGroup):
         return _hide_flag_types(super().get_params(ctx))
 
 
+SOURCES: dict[str, str] = {}  # command name -> "module:function", in the order of --help (add_command)
+
+
+class LazyCommands(MutableMapping):
+    """The group's commands: every name in ``SOURCES`` is listed, but a command's module is imported only
+    when the command is looked up (run, or its help shown), so `idiotsim run` imports only what it runs."""
+
+    def __init__(self):
+        self.built: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self.built:
+            if name not in SOURCES:
+                raise KeyError(name)
+            self.built[name] = _build_command(name, SOURCES[name])
+        return self.built[name]
+
+    def __setitem__(self, name: str, command) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+    def __iter__(self):
+        return iter([*SOURCES, *(name for name in self.built if name not in SOURCES)])
+
+    def __len__(self) -> int:
+        return len(set(SOURCES) | set(self.built))
+
+    def __contains__(self, name) -> bool:
+        return name in SOURCES or name in self.built
+
+
+class LazyGroup(Group):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands()
+
+
 app = typer.Typer(
     name="idiotsim",
-    cls=Group,
+    cls=LazyGroup,
     help="Monte Carlo simulator of the card game Idiot (Palace, Shed, Karma). Rules: docs/rules.md.",
     no_args_is_help=True,
     add_completion=False,
@@ -56,8 +97,26 @@ def unwrapped_help(docstring: str | None) -> str:
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs if p.strip())
 
 
-def add_command(name: str, function) -> None:
-    app.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+@app.callback()
+def _no_options() -> None:
+    """The commands are the group's only content (the callback makes typer build a group of none)."""
+
+
+def add_command(name: str, source: str) -> None:
+    """Add the command `name` run by the function of `source`, ``"package.module:function"`` (imported
+    on first use)."""
+    SOURCES[name] = source
+
+
+def _build_command(name: str, source: str):
+    """The click command of `source`, built exactly as typer builds a group's registered command."""
+    module, _, attribute = source.partition(":")
+    function = getattr(importlib.import_module(module), attribute)
+    holder = typer.Typer()
+    holder.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+    return typer.main.get_command_from_info(holder.registered_commands[0],
+                                            pretty_exceptions_short=app.pretty_exceptions_short,
+                                            rich_markup_mode=app.rich_markup_mode)
 
 
 def _one_line(message: str) -> str:
@@ -74,7 +133,7 @@ def _command_path(error, argv) -> str:
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         return ctx.command_path
-    names = {c.name for c in app.registered_commands}
+    names = SOURCES
     args = sys.argv[1:] if argv is None else argv
     command = next((a for a in args if not a.startswith("-")), None)
     return f"idiotsim {command}" if command in names else "idiotsim"
