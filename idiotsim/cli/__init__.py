@@ -1,6 +1,7 @@
-"""The command line, ``idiotsim COMMAND``; ``main()`` is the console script.
+"""The command line, ``idiotsim COMMAND``; ``console()`` is the console script, ``main()`` the command line
+called from Python.
 
-- ``app``: the typer app and ``main`` (one-line errors, exit code 2)
+- ``app``: the typer app, ``main`` (one-line errors, exit code 2) and ``console``
 - ``options``: options every command shares (rules, players, strategies,
   seeds, games, threads, --out, --cluster/--workers) and their checks
 - ``play``: trace, run, deal; ``trace_output``: JSON Lines and --pretty
@@ -24,7 +25,7 @@ A command's module is imported only when that command runs or shows its help (``
 importing every module would put search, the learned player and their dependencies on the path of
 `idiotsim run`.
 """
-from idiotsim.cli.app import add_command, app, main
+from idiotsim.cli.app import add_command, app, console, main
 
 COMMANDS = {
     "play": "sit:play",
@@ -46,4 +47,4 @@ COMMANDS = {
 for _name, _source in COMMANDS.items():
     add_command(_name, f"idiotsim.cli.{_source}")
 
-__all__ = ["COMMANDS", "app", "main"]
+__all__ = ["COMMANDS", "app", "console", "main"]
