@@ -178,7 +178,10 @@ def console() -> None:
     and the collector runs as usual."""
     gc.disable()
     _START_UP["collector_paused"] = True
-    main()
+    try:
+        main()
+    finally:  # a command that never started (a usage error, --help)
+        _end_of_start_up()
 
 
 def _end_of_start_up() -> None:
