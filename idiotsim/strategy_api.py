@@ -23,13 +23,14 @@ import math
 import os
 import sys
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from idiotsim.errors import UserError
-from idiotsim.strategies import registry as shipped
+from idiotsim.strategies.registry import STRATEGIES
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION,  # noqa: F401 re-exported
                               ILLEGAL_CHANCE, ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_REASONS, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
@@ -108,9 +109,10 @@ def _module_of_file(path: str):
     return module
 
 
-def registry() -> dict:
-    """Every shipped strategy and preset name -> its family's ``Strategy`` (imports every family)."""
-    return shipped.STRATEGIES
+def registry() -> Mapping:
+    """Every shipped strategy and preset name -> its family's ``Strategy`` (a family's module is
+    imported when one of its names is looked up)."""
+    return STRATEGIES
 
 
 def engine_speed_names() -> list[str]:
@@ -120,10 +122,10 @@ def engine_speed_names() -> list[str]:
 
 
 def _registered(name: str) -> Strategy:
-    family = shipped.family_of(name)
-    if family is None:
-        raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(shipped.NAMES))}")
-    return family
+    strategies = registry()
+    if name not in strategies:
+        raise UserError(f"unknown strategy {name!r}; available: {', '.join(sorted(strategies))}")
+    return strategies[name]
 
 
 def load_strategy(spec: str) -> SeatStrategy:
@@ -175,9 +177,9 @@ def load_preset_file(path) -> SeatStrategy:
     """A preset file (family and knobs) as a seat strategy labelled with its path."""
     path = str(path)
     family, knobs = read_preset_file(path)
-    if ".py:" not in family and family not in shipped.NAMES:
+    if ".py:" not in family and family not in registry():
         raise UserError(f"preset file {path} names unknown family {family!r}; available: "
-                        f"{', '.join(sorted(shipped.NAMES))}")
+                        f"{', '.join(sorted(registry()))}")
     knob_text = ",".join(f"{name}={value!r}" for name, value in knobs.items())
     strategy = load_strategy(f"{family}:{knob_text}" if knob_text else family)
     return SeatStrategy(path, strategy.strategy, strategy.params)
@@ -203,7 +205,7 @@ def read_preset_file(path: str) -> tuple[str, dict]:
 def family_spec(strategy: Strategy, spec: str) -> str:
     """How a preset file names the family of `spec`: its registry name, else the file spec made
     absolute (or as the preset file `spec` names it)."""
-    if shipped.family_of(strategy.name) is strategy:
+    if registry().get(strategy.name) is strategy:
         return strategy.name
     if spec.strip().endswith(".toml"):
         return read_preset_file(spec.strip())[0]
@@ -310,5 +312,5 @@ UNFAIR_NOTE = "\\* not a fair player: it sees hidden cards (an upper bound, for 
 def is_fair_label(label: str) -> bool:
     """False when a table's strategy label (``name[:knobs][#k]``, as tournaments write it) names a shipped
     family that sees hidden cards (``Strategy.fair``); True for every other label."""
-    family = shipped.family_of(label.strip().partition(":")[0].partition("#")[0])
+    family = registry().get(label.strip().partition(":")[0].partition("#")[0])
     return family is None or family.fair

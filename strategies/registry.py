@@ -5,13 +5,15 @@ family names and their presets, ``Strategy.presets``). A name is looked up there
 strategy imports its own module only: `idiotsim run` of `basic` never imports the search or the
 learned player. ``tests/test_startup.py`` checks the table against the modules.
 
-``FAMILIES`` (every family) and ``STRATEGIES`` (every family and preset name -> its family's
-``Strategy``) import every module on first use. To ship a new family, add its module to
-``FAMILY_MODULES``.
+``STRATEGIES`` maps every family and preset name to its family's ``Strategy``, importing a family's
+module when one of its names is looked up; ``FAMILIES`` (every family) imports every module on first
+use. To ship a new family, add its module to ``FAMILY_MODULES``.
 """
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Mapping
 
 FAMILY_MODULES = {  # module -> (attributes holding its families, every name they register)
     "basic": (("STRATEGY",), ("basic",)),
@@ -41,6 +43,7 @@ def names_of(families) -> dict:
     return names
 
 
+@functools.cache
 def module_families(module: str) -> tuple:
     """The families of one family module (imported now)."""
     loaded = importlib.import_module(f"idiotsim.strategies.{module}")
@@ -56,13 +59,32 @@ def family_of(name: str):
     return None
 
 
+class Strategies(Mapping):
+    """Name -> family for every name of ``NAMES``, in that order; a lookup imports the name's module only."""
+
+    def __getitem__(self, name: str):
+        family = family_of(name)
+        if family is None:
+            raise KeyError(name)
+        return family
+
+    def __iter__(self):
+        return iter(NAMES)
+
+    def __len__(self) -> int:
+        return len(NAMES)
+
+    def __contains__(self, name) -> bool:
+        return name in NAMES
+
+
+STRATEGIES = Strategies()
+
+
 def __getattr__(attribute: str):
-    """``FAMILIES`` and ``STRATEGIES``, built on first use (they import every family module)."""
-    if attribute == "FAMILIES":
-        value = tuple(family for module in FAMILY_MODULES for family in module_families(module))
-    elif attribute == "STRATEGIES":
-        value = names_of(__getattr__("FAMILIES"))
-    else:
+    """``FAMILIES``, built on first use (it imports every family module)."""
+    if attribute != "FAMILIES":
         raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
-    globals()[attribute] = value
-    return value
+    families = tuple(family for module in FAMILY_MODULES for family in module_families(module))
+    globals()["FAMILIES"] = families
+    return families
