@@ -63,6 +63,10 @@ def import_command():
 
 main = stage("import the command's modules", import_command)
 import idiotsim.chunks as chunks, idiotsim.cli.play as play, idiotsim.engine as en, idiotsim.runner as runner
+import typer.core
+click_command = typer.core.TyperCommand.__mro__[1]  # click's Command: the group's and the command's parsing
+click_command.parse_args = wrap("option parsing (typer: pydantic)", click_command.parse_args)
+play.set_threads = wrap("numba threads (--threads)", play.set_threads)
 en.play_batch = wrap("engine", en.play_batch)
 runner.run_chunk_frame = wrap("result frames", runner.run_chunk_frame)
 play.load_seats = wrap("strategy loading", play.load_seats)
@@ -94,7 +98,7 @@ print(json.dumps(spent), file=sys.stderr)
 """
 
 ORDER = ("import numba", "import the command's modules", "numba target set-up", "numba cache loads",
-         "strategy loading", "engine", "result frames", "polars import (writer thread)",
+         "option parsing (typer: pydantic)", "numba threads (--threads)", "strategy loading", "engine", "result frames", "polars import (writer thread)",
          "Parquet writing (writer thread)", "polars' own threads", "placement table")
 # In wall time these overlap the play (the writer thread's wait on polars' threads shows as its wall time).
 BEHIND = ("polars import (writer thread)", "Parquet writing (writer thread)", "polars' own threads")
