@@ -28,7 +28,7 @@ from pathlib import Path
 # stages nested in it (a cache load inside the engine's first call counts as a cache load), per thread.
 CHILD = r"""
 import json, sys, threading, time
-t0 = (time.perf_counter(), time.process_time())
+t0 = (time.perf_counter(), time.process_time(), time.thread_time())
 spent, local = {}, threading.local()
 
 def wrap(stage, fn):
@@ -68,7 +68,10 @@ click_command = typer.core.TyperCommand.__mro__[1]  # click's Command: the group
 click_command.parse_args = wrap("option parsing (typer: pydantic)", click_command.parse_args)
 play.set_threads = wrap("numba threads (--threads)", play.set_threads)
 en.play_batch = wrap("engine", en.play_batch)
-runner.run_chunk_frame = wrap("result frames", runner.run_chunk_frame)
+if hasattr(runner, "chunk_frame"):  # converted on the writer thread
+    runner.chunk_frame = wrap("result frames (writer thread)", runner.chunk_frame)
+else:  # before: the play and its frame in one task, on the main thread
+    runner.run_chunk_frame = wrap("result frames", runner.run_chunk_frame)
 play.load_seats = wrap("strategy loading", play.load_seats)
 chunks._import_writer = wrap("polars import (writer thread)", chunks._import_writer)
 chunks._write_frame = wrap("Parquet writing (writer thread)", chunks._write_frame)
@@ -79,8 +82,9 @@ try:
 except SystemExit as e:
     if e.code:
         raise
-t1 = (time.perf_counter(), time.process_time())
-spent["inside"] = [b - a for a, b in zip(t0, t1)]
+t1 = (time.perf_counter(), time.process_time(), time.thread_time())
+spent["inside"] = [t1[0] - t0[0], t1[1] - t0[1]]
+spent["main thread"] = [0.0, t1[2] - t0[2]]
 import os
 def cpu_of_thread(task):  # utime + stime of a live thread, from /proc (Linux)
     with open(f"/proc/self/task/{task}/stat") as f:
@@ -98,10 +102,12 @@ print(json.dumps(spent), file=sys.stderr)
 """
 
 ORDER = ("import numba", "import the command's modules", "numba target set-up", "numba cache loads",
-         "option parsing (typer: pydantic)", "numba threads (--threads)", "strategy loading", "engine", "result frames", "polars import (writer thread)",
+         "option parsing (typer: pydantic)", "numba threads (--threads)", "strategy loading", "engine",
+         "result frames", "result frames (writer thread)", "polars import (writer thread)",
          "Parquet writing (writer thread)", "polars' own threads", "placement table")
 # In wall time these overlap the play (the writer thread's wait on polars' threads shows as its wall time).
-BEHIND = ("polars import (writer thread)", "Parquet writing (writer thread)", "polars' own threads")
+BEHIND = ("result frames (writer thread)", "polars import (writer thread)", "Parquet writing (writer thread)",
+          "polars' own threads")
 
 
 def one_run(python: str, games: int, players: int, out: str, cwd: str) -> dict:
@@ -147,6 +153,10 @@ def report(runs: list[dict], games: int) -> None:
     print(f"  {'interpreter start and exit':<46} {start[0]:7.3f} {start[1]:7.3f}")
     rest = [t["inside"][i] - timed[i] for i in (0, 1)]
     print(f"  {'the rest (options, folders, manifest, ...)':<46} {rest[0]:7.3f} {rest[1]:7.3f}")
+    main_thread = t["main thread"][1] + start[1]
+    print(f"  the main thread's CPU (start and exit included): {main_thread:.2f} s = {main_thread / engine[1]:.3f}x "
+          "the engine's: the wall ratio when a second core takes the writer and polars, less the wait for the "
+          "last file")
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
           "(the writer thread's stages overlap the play in wall time only)")
 
