@@ -48,7 +48,7 @@ def test_importing_the_command_line_imports_no_command_module():
 
 
 def test_a_name_loads_only_its_family_module():
-    loaded = modules_after("from idiotsim.strategy_api import load_strategy; load_strategy('count-specials')")
+    loaded = modules_after("from idiotsim.strategy_api import describe; describe('count-specials')")
     families = {f"idiotsim.strategies.{module}" for module in registry.FAMILY_MODULES}
     assert loaded & families == {"idiotsim.strategies.counter"}
 

@@ -138,10 +138,9 @@ def _command_path(error, argv) -> str:
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         return ctx.command_path
-    names = SOURCES
     args = sys.argv[1:] if argv is None else argv
     command = next((a for a in args if not a.startswith("-")), None)
-    return f"idiotsim {command}" if command in names else "idiotsim"
+    return f"idiotsim {command}" if command in SOURCES else "idiotsim"
 
 
 _NO_ARGS = getattr(_click_exc, "NoArgsIsHelpError", ())  # click >= 8.2
