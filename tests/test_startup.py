@@ -55,7 +55,7 @@ def test_a_name_loads_only_its_family_module():
 
 @pytest.mark.parametrize("module", list(registry.FAMILY_MODULES))
 def test_the_name_table_is_what_each_family_module_registers(module):
-    attributes, names = registry.FAMILY_MODULES[module]
+    _, names = registry.FAMILY_MODULES[module]
     families = registry.module_families(module)
     assert all(family.decide.py_func.__module__ == f"idiotsim.strategies.{module}" for family in families)
     assert tuple(registry.names_of(families)) == names
