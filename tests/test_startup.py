@@ -1,7 +1,8 @@
 """Start-up of the command line: a command imports only what it runs (`idiotsim run` of shipped engine-speed
 strategies never imports the search, the learned player, pandas or matplotlib), the lazy registry names
-every shipped strategy, and the console script's paused garbage collector runs again once a command starts.
-The figures of `idiotsim run` against the engine are benchmarks/run.py's."""
+every shipped strategy, the console script's paused garbage collector runs again once a command starts,
+and the engine's seating is built without a large temporary. The figures of `idiotsim run` against the
+engine are benchmarks/run.py's."""
 from __future__ import annotations
 
 import gc
@@ -10,9 +11,11 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from idiotsim.cli import COMMANDS
+from idiotsim.simulate import engine_seats
 from idiotsim.strategies import registry
 
 cli_app = importlib.import_module("idiotsim.cli.app")  # the module (the package's `app` is the typer app)
@@ -100,3 +103,11 @@ def test_the_console_script_collects_garbage_again_once_the_command_runs(monkeyp
         gc.unfreeze()
         gc.enable()
     assert capsys.readouterr().err == "error: No such option: --bogus (see 'idiotsim deal --help')\n"
+
+
+@pytest.mark.parametrize("index", [[0, 1, 2, 3], [0, 0, 0, 0], [0, 1, 0, 2], [2, 0, 1, 1]])
+def test_engine_seats_is_the_gather_of_the_seating(index):
+    index = np.array(index, dtype=np.int64)
+    seating = np.random.default_rng(7).integers(0, 4, size=(300, 4)).astype(np.int8)
+    seats = engine_seats(index, seating)
+    assert seats.dtype == np.int8 and seats.flags.c_contiguous and np.array_equal(seats, index[seating])
