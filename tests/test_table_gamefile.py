@@ -92,7 +92,7 @@ def test_every_level_is_a_shipped_fair_strategy_at_every_table_size():
             specs = bot_specs(name, None, players)
             assert len(specs) == players - 1
             assert registry()[specs[0]].fair and level.strength and len(set(specs)) == 1
-    assert bot_specs("hard", None, 3) == ["learned-3p"] * 2 and bot_specs(None, "basic,random", 3) == ["basic", "random"]
+    assert bot_specs("hard", None, 3) == ["learned-fast-3p"] * 2 and bot_specs(None, "basic,random", 3) == ["basic", "random"]
 
 
 def turn_obs(hand_counts, pile_top=-1, pile_size=0):
