@@ -13,7 +13,8 @@ minutes). Each phase is run once to warm up, then once with callgrind's instrume
 - + copy: the same and `copy_state` of the sample (what a search does per move and sample);
 - + rollout: the same and a `basic` rollout to the end of the deciding seat's round;
 - truth: a copy of the true state and a rollout from it;
-- engine: full games of 4 `basic` players (`play_batch`, one thread);
+- engine: full games of 4 `basic` players (`play_games`, one thread; its Python-side set-up is in the
+  count, a few million instructions per call: size --engine-games to dwarf it, or take the difference of two sizes);
 - decisions: `search` decisions at K = 128 (the default knobs) at positions with more than one move.
 Per-unit figures subtract nothing: the differences between the first three rows are the cost of
 the copy and of the rollout. The rollouts' actions are counted, so a row also gives instructions
@@ -151,7 +152,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=2, help="games of basic whose TURN decisions are the positions")
     parser.add_argument("--repeats", type=int, default=3, help="units per position")
-    parser.add_argument("--engine-games", type=int, default=100)
+    parser.add_argument("--engine-games", type=int, default=2000)
     parser.add_argument("--decisions", type=int, default=4)
     parser.add_argument("--report", metavar="PREFIX", help="print the table of a finished run's dumps")
     args = parser.parse_args()
