@@ -125,6 +125,22 @@ def _data_pointer(typingctx, array):
 
 
 @intrinsic
+def _row(typingctx, pointer, start, length):
+    """sp[start:start + length] as an array (no reference count, like a slice of the state), without
+    the bounds clamping numba adds to a slice with a run-time start."""
+    row_type = types.Array(pointer.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        sp, first, size = args
+        row = context.make_array(row_type)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(pointer.dtype)))
+        context.populate_array(row, data=builder.gep(sp, [first]), shape=[size], strides=[itemsize],
+                               itemsize=itemsize, meminfo=None)
+        return row._getvalue()
+    return row_type(pointer, start, length), codegen
+
+
+@intrinsic
 def _strategy_table(typingctx, fns):
     """The strategy tuple stored once in the caller's stack frame, as a pointer to its first entry.
     Numba indexes a tuple by a run-time index through a switch over all its entries; through
@@ -138,8 +154,8 @@ def _strategy_table(typingctx, fns):
 @kernel(inline="always")
 def _decide(table, params, rngs, st, sp, seat):
     """Hand the decision to the seat's strategy (recording the observation in trace mode)."""
-    obs = st[:OBS_SIZE]
-    hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
+    obs = _row(sp, 0, OBS_SIZE)
+    hand = _row(sp, HANDS + seat * NR, NR)
     if sp[RECORD]:
         _log_observation(sp, obs, hand)
     if sp[SEAT_BASIC + seat]:
@@ -716,8 +732,8 @@ def _brent_step(sp, seat, n, snap, power, lam):
 @kernel(inline="always")
 def _policy_move(st, sp, seat, policy, params, rng):
     """The move of `seat` by `policy`, or by `basic` inline where SEAT_BASIC is set."""
-    obs = st[:OBS_SIZE]
-    hand = st[HANDS + seat * NR: HANDS + seat * NR + NR]
+    obs = _row(sp, 0, OBS_SIZE)
+    hand = _row(sp, HANDS + seat * NR, NR)
     if sp[SEAT_BASIC + seat]:
         return play_like_basic(obs, hand)
     return policy(obs, hand, params, rng)

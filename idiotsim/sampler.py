@@ -106,7 +106,7 @@ def _set_counters(st, obs):
     for s in range(n):
         out += obs[ob.PLACE + s] != 0
     for i in range(en.GAME, en.STATE_SIZE):
-        st[i] = 0
+        p[i] = 0
     st[en.NEXT_PLACE] = out + 1
     st[en.PLAYERS_IN] = n - out
     st[en.TALON_POS] = 0

@@ -189,20 +189,21 @@ def copy_state(src, dst):
     """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
     them stay 0; the dealt face-up rows only at the swap), the talon still to draw, the game
     scalars; not the dealt deck, not a recording."""
-    n = src[ob.PLAYERS]
-    copy_range(src, dst, 0, ob.HEADER_SIZE)
+    s, d = en._data_pointer(src), en._data_pointer(dst)  # pointers: no wraparound code per element
+    n = s[ob.PLAYERS]
+    copy_range(s, d, 0, ob.HEADER_SIZE)
     for start in (ob.FACEUP, ob.KNOWN, en.HANDS):
-        copy_range(src, dst, start, n * NR)
-    if src[ob.DECISION] == ob.SWAP:
-        copy_range(src, dst, en.SWAP_FACEUP, n * NR)
+        copy_range(s, d, start, n * NR)
+    if s[ob.DECISION] == ob.SWAP:
+        copy_range(s, d, en.SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, en.BLIND):
-        copy_range(src, dst, start, 3 * n)
+        copy_range(s, d, start, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
-        copy_range(src, dst, start, n)
-    copy_range(src, dst, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    copy_range(src, dst, en.TALON + src[en.TALON_POS], src[en.TALON_LEN] - src[en.TALON_POS])
-    copy_range(src, dst, en.GAME, en.STATE_SIZE - en.GAME)
-    dst[en.RECORD] = 0
+        copy_range(s, d, start, n)
+    copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+    copy_range(s, d, en.TALON + s[en.TALON_POS], s[en.TALON_LEN] - s[en.TALON_POS])
+    copy_range(s, d, en.GAME, en.STATE_SIZE - en.GAME)
+    d[en.RECORD] = 0
 
 
 @kernel
