@@ -41,6 +41,7 @@ from idiotsim.strategies.weighted import PRESETS as WEIGHTED_PRESETS
 from idiotsim.strategies.weighted import WEIGHTED
 from idiotsim.strategies.weighted import decide as weighted_decide
 from idiotsim.cards import TEN
+from idiotsim.search_gate import SEARCH, gate_turn
 from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_source, legal_now, play, play_all,
                               playable_mask, swap_choice)
 
@@ -49,12 +50,15 @@ from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
 K_HALVING = K_TENS + 1  # the budget allocation knob
 K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler)
-K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned policy's shipped model: the last knob of the family
-LEARNED_AT = K_ROLLOUT_MODEL + 1  # the learned policy: the `learned` family's params follow the knobs
+K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned model (of the learned policy, the gate and the learned swap)
+K_GATE = K_ROLLOUT_MODEL + 1  # the gate (idiotsim.search_gate): the learned move when it leads by more
+K_TOP = K_GATE + 1  # the gate's pruning: the search over the learned model's `top` best moves; the last knob
+LEARNED_AT = K_TOP + 1  # the learned model's users: the `learned` family's params follow the knobs
+GATE_OFF = 1000.0  # the `gate` knob's default and maximum: no lead is this large, every turn is searched
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
 POLICY_LEARNED_SELF = 4  # the learned player at the searcher's seat, basic elsewhere
-SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
+SWAP_SEARCHED, SWAP_TENS_IN_HAND, SWAP_LEARNED = 1, 2, 3  # values of the swap knob (0: basic's swap)
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
 ALL_MOVES, HALVING = 0, 1  # values of the halving knob
@@ -459,6 +463,12 @@ def halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_par
     return 0
 
 
+@kernel(inline="always")
+def is_gated(params):
+    """Does the learned model score the turn moves first (the `gate` or the `top` knob on)?"""
+    return params[K_GATE] < GATE_OFF or params[K_TOP] > 0
+
+
 NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
 
 
@@ -468,6 +478,8 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     decision = obs[ob.DECISION]
     if decision == ob.SWAP and params[K_SWAP] == SWAP_TENS_IN_HAND:
         return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
+    if decision == ob.SWAP and params[K_SWAP] == SWAP_LEARNED:  # the learned player's swap
+        return learned_policy.learned_decision(obs, hand, params[LEARNED_AT:])
     if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] != SWAP_SEARCHED):
         return basic_decide(obs, hand, params, rng)
     work = np.zeros(WORK_SIZE, np.int64)
@@ -479,6 +491,13 @@ def search_decision(obs, hand, params, rng, truth, perfect):
         n_moves = list_turn_moves(obs, hand, params, rng, moves)
     if n_moves == 1:
         return moves[0]
+    if decision == ob.TURN and is_gated(params):
+        move, n_moves = gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]), moves, n_moves,
+                                  np.empty(n_moves))
+        if move != SEARCH:
+            return move
+        if n_moves == 1:
+            return moves[0]
     scratch = np.zeros(1, np.uint64)
     policy = int(params[K_POLICY])
     policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])

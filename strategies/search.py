@@ -20,7 +20,8 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import POLICY_LEARNED_SELF, in_compiled_code, search_decision, true_state
+from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_compiled_code, search_decision,
+                             true_state)
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
 from idiotsim.toolkit import Knob, Strategy, strategy_function
@@ -51,8 +52,9 @@ KNOBS = (
     Knob("policy", 0, 0, 4, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
                             "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere, "
                             "4 the learned player (`rollout_model`) at the searcher's seat and basic elsewhere"),
-    Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
-                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
+    Knob("swap", 0, 0, 3, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
+                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments; "
+                          "3: the learned player's swap (`rollout_model`'s swap head)"),
     Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
                           "non-empty pile, every count searched); 2 save it like basic (no 10 while another rank "
                           "is playable); 1 and 2 for experiments"),
@@ -62,18 +64,32 @@ KNOBS = (
     Knob("belief", 1, 0, 1, "the sampled states: 1 only the arrangements of the unseen cards that agree with the "
                             "opponents' pickups had they played like basic (no legal card then), alike "
                             "(0.019 places ahead of 0 at the same K); 0 every arrangement alike"),
-    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned policy's (4) model: " + ", ".join(
+    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned model of the learned policy (4), the gate "
+                                                         "and the learned swap (3): " + ", ".join(
         f"{i} {name[:-4]}" for i, name in enumerate(LEARNED_MODELS))),
+    Knob("gate", GATE_OFF, -1, GATE_OFF, "a turn is played by the learned player (`rollout_model`) when its best "
+                                         "move's score leads the runner-up's by more than `gate` places, else "
+                                         f"searched; {GATE_OFF:g} = off (every turn searched), -1 = never searched",
+         integer=False),
+    Knob("top", 0, 0, 512, "a searched turn is searched over the learned model's `top` best moves only (0: every "
+                           "move)"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 ROLLOUT_MODEL = [knob.name for knob in KNOBS].index("rollout_model")
 POLICY = [knob.name for knob in KNOBS].index("policy")
 
 
+def uses_learned_model(values: dict) -> bool:
+    """The learned rollout policy, the gate (`gate` or `top` on) and the learned swap read the model."""
+    return (int(values.get("policy", 0)) == POLICY_LEARNED_SELF or float(values.get("gate", GATE_OFF)) < GATE_OFF
+            or int(values.get("top", 0)) > 0 or int(values.get("swap", 0)) == SWAP_LEARNED)
+
+
 def learned_rollout_weights(values: dict):
-    """The learned policy reads the `learned` family's params (its default knobs, then the model of
-    `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT); other policies read nothing."""
-    if int(values.get("policy", 0)) != POLICY_LEARNED_SELF:
+    """The learned model's users (`uses_learned_model`) read the `learned` family's params (its default
+    knobs, then the model of `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT);
+    every other search reads nothing there."""
+    if not uses_learned_model(values):
         return ()
     return LEARNED.params({"model": values.get("rollout_model", 0)})
 
