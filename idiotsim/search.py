@@ -41,7 +41,6 @@ from idiotsim.strategies.weighted import PRESETS as WEIGHTED_PRESETS
 from idiotsim.strategies.weighted import WEIGHTED
 from idiotsim.strategies.weighted import decide as weighted_decide
 from idiotsim.cards import TEN
-from idiotsim.search_gate import SEARCH, gate_turn
 from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_source, legal_now, play, play_all,
                               playable_mask, swap_choice)
 
@@ -492,9 +491,9 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if n_moves == 1:
         return moves[0]
     if decision == ob.TURN and is_gated(params):
-        move, n_moves = gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]), moves, n_moves,
-                                  np.empty(n_moves))
-        if move != SEARCH:
+        move, n_moves = search_gate.gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]), moves,
+                                              n_moves, np.empty(n_moves))
+        if move != search_gate.SEARCH:
             return move
         if n_moves == 1:
             return moves[0]
@@ -543,6 +542,7 @@ def rollout_place(st, seat, searcher, policy, skip_cycles):
                    np.zeros(1, np.uint64), snap, skip_cycles)
 
 
-# Last: idiotsim.learn.policy imports this module (its swap list), and the learned rollouts read it as a
-# module attribute at compile time, so either module may be imported first.
+# Last: idiotsim.learn.policy imports this module (its swap list), and the learned rollouts read it (and the
+# gate, which reads it) as a module attribute at compile time, so either module may be imported first.
 from idiotsim.learn import policy as learned_policy  # noqa: E402
+from idiotsim import search_gate  # noqa: E402
