@@ -51,8 +51,9 @@ K_HALVING = K_TENS + 1  # the budget allocation knob
 K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler)
 K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned model (of the learned policy, the gate and the learned swap)
 K_GATE = K_ROLLOUT_MODEL + 1  # the gate (idiotsim.search_gate): the learned move when it leads by more
-K_TOP = K_GATE + 1  # the gate's pruning: the search over the learned model's `top` best moves; the last knob
-LEARNED_AT = K_TOP + 1  # the learned model's users: the `learned` family's params follow the knobs
+K_TOP = K_GATE + 1  # the gate's pruning: the search over the learned model's `top` best moves
+K_PRIOR = K_TOP + 1  # the gate's order of the searched moves: 1 the learned model's; the last knob
+LEARNED_AT = K_PRIOR + 1  # the learned model's users: the `learned` family's params follow the knobs
 GATE_OFF = 1000.0  # the `gate` knob's default and maximum: no lead is this large, every turn is searched
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
@@ -464,8 +465,8 @@ def halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_par
 
 @kernel(inline="always")
 def is_gated(params):
-    """Does the learned model score the turn moves first (the `gate` or the `top` knob on)?"""
-    return params[K_GATE] < GATE_OFF or params[K_TOP] > 0
+    """Does the learned model score the turn moves first (the `gate`, `top` or `prior` knob on)?"""
+    return params[K_GATE] < GATE_OFF or params[K_TOP] > 0 or params[K_PRIOR] != 0
 
 
 NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
@@ -491,8 +492,9 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if n_moves == 1:
         return moves[0]
     if decision == ob.TURN and is_gated(params):
-        move, n_moves = search_gate.gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]), moves,
-                                              n_moves, np.empty(n_moves))
+        move, n_moves = search_gate.gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]),
+                                              params[K_PRIOR] != 0, moves, n_moves, np.empty(n_moves),
+                                              np.empty(2 * n_moves, np.int64))
         if move != search_gate.SEARCH:
             return move
         if n_moves == 1:

@@ -13,7 +13,9 @@ difference in places, and the gate is a number of places:
   the learned player; from LONG_ROUND actions of a round on, basic's move, the learned player's rule
   against a stall, R20);
 - else the search decides, among the `top` best-scored moves only (0: every move), kept in the list's
-  order (so basic's move, when kept, still wins the search's ties).
+  order (so basic's move, when kept, still wins the search's ties), or with the `prior` knob in the
+  model's order (its best move first: the search's ties, and sequential halving's, go to the model's
+  preference).
 
 Only what the seat knows goes in (observation, own hand), and no random number is drawn, so the
 search after the gate draws the same stream it would without it. The scoring allocates nothing.
@@ -64,28 +66,33 @@ def _ahead(scores, i, j):
 
 
 @kernel
-def keep_top(moves, scores, n_moves, top):
-    """The `top` best-scored of the first n_moves moves stay at the front of `moves`, in their order;
-    returns how many are left."""
-    if top <= 0 or top >= n_moves:
+def keep_top(moves, scores, ranks, n_moves, top, by_score):
+    """The `top` best-scored of the first n_moves moves (0: all) stay at the front of `moves`, in their
+    order, or with `by_score` best first; returns how many are left (ranks: 2 n_moves ints of scratch)."""
+    keep = n_moves if top <= 0 or top >= n_moves else top
+    if keep == n_moves and not by_score:
         return n_moves
-    kept = 0
     for i in range(n_moves):
         ahead = 0
         for j in range(n_moves):
             if j != i and _ahead(scores, j, i):
                 ahead += 1
-        if ahead < top:  # a strict order: exactly `top` moves pass
-            moves[kept] = moves[i]
+        ranks[i] = ahead  # a strict order: the ranks are 0..n_moves-1, each once
+        ranks[n_moves + i] = moves[i]
+    kept = 0
+    for i in range(n_moves):
+        if ranks[i] < keep:
+            moves[ranks[i] if by_score else kept] = ranks[n_moves + i]
             kept += 1
     return kept
 
 
 @kernel
-def gate_turn(obs, hand, params, at, gate, top, moves, n_moves, scores):
-    """The gate at a TURN with n_moves >= 2 moves in `moves` (basic's first; `scores`: n_moves floats of
-    scratch): (the learned move, 1) when the model's best leads the runner-up by more than `gate`, else
-    (SEARCH, how many moves are left) with the moves pruned to the model's `top` best."""
+def gate_turn(obs, hand, params, at, gate, top, by_score, moves, n_moves, scores, ranks):
+    """The gate at a TURN with n_moves >= 2 moves in `moves` (basic's first; scratch: `scores`, n_moves
+    floats, and `ranks`, 2 n_moves ints): (the learned move, 1) when the model's best leads the runner-up
+    by more than `gate`, else (SEARCH, how many moves are left) with the moves pruned to the model's `top`
+    best (`keep_top`)."""
     learned_scores(obs, hand, params, at, moves, n_moves, scores)
     best, second = 0, -1
     for i in range(1, n_moves):
@@ -97,7 +104,6 @@ def gate_turn(obs, hand, params, at, gate, top, moves, n_moves, scores):
         if obs[ob.ACTIONS] >= learned_policy.LONG_ROUND:
             return basic_turn(obs, hand), 1
         return moves[best], 1
-    return SEARCH, keep_top(moves, scores, n_moves, top)
-
+    return SEARCH, keep_top(moves, scores, ranks, n_moves, top, by_score)
 
 from idiotsim.learn import policy as learned_policy  # noqa: E402  (last: see SCORE_WIDTH)

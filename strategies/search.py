@@ -73,6 +73,8 @@ KNOBS = (
          integer=False),
     Knob("top", 0, 0, 512, "a searched turn is searched over the learned model's `top` best moves only (0: every "
                            "move)"),
+    Knob("prior", 0, 0, 1, "1: a searched turn's moves in the learned model's order (its best first, so it keeps "
+                           "the search's ties); 0: basic's move first, then the list's order"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 ROLLOUT_MODEL = [knob.name for knob in KNOBS].index("rollout_model")
@@ -82,7 +84,8 @@ POLICY = [knob.name for knob in KNOBS].index("policy")
 def uses_learned_model(values: dict) -> bool:
     """The learned rollout policy, the gate (`gate` or `top` on) and the learned swap read the model."""
     return (int(values.get("policy", 0)) == POLICY_LEARNED_SELF or float(values.get("gate", GATE_OFF)) < GATE_OFF
-            or int(values.get("top", 0)) > 0 or int(values.get("swap", 0)) == SWAP_LEARNED)
+            or int(values.get("top", 0)) > 0 or int(values.get("prior", 0)) != 0
+            or int(values.get("swap", 0)) == SWAP_LEARNED)
 
 
 def learned_rollout_weights(values: dict):

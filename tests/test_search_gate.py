@@ -69,10 +69,11 @@ def turn_scores(params, pos):
 
 def test_the_knobs_and_the_learned_params_layout():
     names = [k.name for k in KNOBS]
-    assert (names[search.K_GATE], names[search.K_TOP], names[search.K_SWAP]) == ("gate", "top", "swap")
+    assert [names[k] for k in (search.K_GATE, search.K_TOP, search.K_PRIOR, search.K_SWAP)] == \
+        ["gate", "top", "prior", "swap"]
     assert search.LEARNED_AT == len(KNOBS) and len(STRATEGY.params()) == len(KNOBS)
     assert search_gate.SCORE_WIDTH == policy.MAX_WIDTH
-    for values in ({"gate": 0.05}, {"top": 2}, {"swap": search.SWAP_LEARNED}):
+    for values in ({"gate": 0.05}, {"top": 2}, {"prior": 1}, {"swap": search.SWAP_LEARNED}):
         for model in (0, 1):
             params = STRATEGY.params({**values, "rollout_model": model})
             assert np.array_equal(params[search.LEARNED_AT:], LEARNED.params({"model": model}))
@@ -110,13 +111,17 @@ def test_every_move_kept_is_the_search_decision_and_stream(rules_positions):
         assert decide(STRATEGY, kept, pos, seed) == decide(STRATEGY, plain, pos, seed)
 
 
-def test_keep_top_keeps_the_best_scored_moves_in_their_order():
+def test_keep_top_keeps_the_best_scored_moves_in_their_order_or_best_first():
     moves = np.arange(10, 16)
     scores = np.array([0.1, 0.5, -0.2, 0.5, 0.3, 0.0])
-    for top, kept in ((1, [11]), (2, [11, 13]), (3, [11, 13, 14]), (0, list(range(10, 16))), (9, list(range(10, 16)))):
-        m = moves.copy()
-        n = search_gate.keep_top(m, scores, 6, top)
-        assert m[:n].tolist() == kept
+    every = list(range(10, 16))
+    for top, kept, by_score in ((1, [11], [11]), (2, [11, 13], [11, 13]), (3, [11, 13, 14], [11, 13, 14]),
+                                (4, [10, 11, 13, 14], [11, 13, 14, 10]), (0, every, [11, 13, 14, 10, 15, 12]),
+                                (9, every, [11, 13, 14, 10, 15, 12])):
+        for prior, expected in ((False, kept), (True, by_score)):
+            m = moves.copy()
+            n = search_gate.keep_top(m, scores, np.zeros(12, np.int64), 6, top, prior)
+            assert m[:n].tolist() == expected, (top, prior)
 
 
 @pytest.mark.parametrize("gate, top", [(0.02, 0), (0.05, 2), (1000.0, 1)])
