@@ -69,23 +69,31 @@ def games_per_second(spec: str, players: int, every_seat: bool, seconds: float =
     return played / (clock() - start), actions / played
 
 
-def decision_microseconds(spec: str, players: int, basic_rate: float) -> tuple[float, float]:
+def decision_microseconds(spec: str, players: int, basic_rate: float, clock=time.perf_counter) -> tuple[float, float]:
     """(games/s with spec in one seat, microseconds per decision of that seat)."""
-    rate, actions = games_per_second(spec, players, every_seat=False, seconds=2.0 if "search" not in spec else 4.0)
+    rate, actions = games_per_second(spec, players, every_seat=False, seconds=2.0 if "search" not in spec else 4.0,
+                                     clock=clock)
     per_game = 1 / rate - 1 / basic_rate
     return rate, 1e6 * max(per_game, 0.0) / (actions / players)
 
 
-def speed(specs, players: int) -> None:
+def speed(specs, players: int, cpu: bool = False) -> None:
+    """With `cpu`, CPU time (time.process_time) instead of the wall clock, and the one-seat figure's ratio to
+    basic in every seat with its quiet-core reading (QUIET_BASIC_GAMES_PER_SECOND x the ratio)."""
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    basic, _ = games_per_second("basic", players, every_seat=True)
-    print(f"{players} players, one thread; load {os.getloadavg()[0]:.1f}; basic in every seat {basic:,.0f} games/s")
-    print("| player | games/s, one seat | games/s, every seat | every seat / basic | us per decision |")
-    print("|---|---|---|---|---|")
+    clock = time.process_time if cpu else time.perf_counter
+    basic, _ = games_per_second("basic", players, every_seat=True, clock=clock)
+    print(f"{players} players, one thread, {'CPU time' if cpu else 'wall clock'}; load {os.getloadavg()[0]:.1f}; "
+          f"basic in every seat {basic:,.0f} games/s")
+    print("| player | games/s, one seat | one seat / basic (quiet reading) | games/s, every seat | every seat / basic "
+          "| us per decision |")
+    print("|---|---|---|---|---|---|")
     for spec in specs:
-        one, us = decision_microseconds(spec, players, basic)
-        every, _ = games_per_second(spec, players, every_seat=True)
-        print(f"| `{spec}` | {one:,.0f} | {every:,.0f} | {every / basic:.3f} | {us:.2f} |", flush=True)
+        one, us = decision_microseconds(spec, players, basic, clock)
+        every, _ = games_per_second(spec, players, every_seat=True, clock=clock)
+        quiet = one / basic * QUIET_BASIC_GAMES_PER_SECOND
+        print(f"| `{spec}` | {one:,.0f} | {one / basic:.5f} ({quiet:,.0f}) | {every:,.0f} | {every / basic:.3f} | "
+              f"{us:.2f} |", flush=True)
 
 
 FRONTIER_FIELDS = ["player", "kind", "deals", "vs_basic", "lo", "hi", "us_per_decision", "source"]
@@ -132,7 +140,7 @@ def frontier(learned, players: int, deals: int, search_deals: dict[int, int], pl
     out.mkdir(parents=True, exist_ok=True)
     path = out / "learned_frontier.csv"
     basic, _ = games_per_second("basic", players, every_seat=True)
-    points = [(spec, "learned", deals) for spec in learned if deals > 0]
+    points = [(spec, "gated search" if "search" in spec else "learned", deals) for spec in learned if deals > 0]
     points += [(f"search:rollouts={k},halving=1", "search", n) for k, n in search_deals.items() if n > 0]
     if plain > 0:
         points.append(("search:rollouts=128,halving=0", "plain search", plain))
@@ -149,7 +157,8 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D")):
+    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D"),
+                         ("gated search", "*")):
         sel = sorted(([r["player"], r["kind"]] + [float(r[k]) for k in ("vs_basic", "lo", "hi", "us_per_decision")]
                       for r in rows if r["kind"] == kind), key=lambda r: r[5])
         if not sel:
@@ -261,6 +270,35 @@ def gate_grid(specs, players: int, deals: int, share_games: int, out: Path) -> N
         write_rows(rows, out, GATE_FIELDS)
 
 
+GATE_TABLE_FIELDS = ["players", "player", "deals", "vs_basic", "lo", "hi", "p_holm", "vs_learned", "vs_learned_lo",
+                     "vs_learned_hi", "vs_search16", "vs_search16_lo", "vs_search16_hi", "games_per_second_one_seat"]
+
+
+def gate_table(player: str, out: Path, deals_4p: int = 20_000, deals_other: int = 10_000) -> None:
+    """The gated player's held-out strength (from deal 100,000 of the evaluation seed) at 2..5 players against
+    basic (Holm over the players of one count), paired against learned-Np, and at 4 players against the search
+    at K = 16 too; OUT/learned_gate.csv, a row as each player count finishes. `player` names the preset
+    with N for the player count (learned-search-Np)."""
+    from idiotsim.learn.evaluate import paired_difference
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    path = out / "learned_gate.csv"
+    rows = []
+    for n, deals in ((4, deals_4p), (2, deals_other), (3, deals_other), (5, deals_other)):
+        specs = [player.replace("Np", f"{n}p"), f"learned-{n}p"] + (["search:rollouts=16"] if n == 4 else [])
+        found = strengths(specs, n, deals, first_deal=100_000)
+        for r in found:
+            x = r.vs_basic
+            row = {"players": n, "player": r.spec, "deals": deals, "vs_basic": f"{x.mean:.4f}", "lo": f"{x.lo:.4f}",
+                   "hi": f"{x.hi:.4f}", "p_holm": f"{x.p_holm:.4g}", "games_per_second_one_seat": f"{r.games_per_second:.0f}"}
+            for key, other in (("vs_learned", found[1]), ("vs_search16", found[2] if n == 4 else None)):
+                if other is not None and other is not r:
+                    d = paired_difference(r, other)
+                    row.update({key: f"{d.mean:.4f}", f"{key}_lo": f"{d.lo:.4f}", f"{key}_hi": f"{d.hi:.4f}"})
+            rows.append(row)
+            print(row, flush=True)
+        write_rows(rows, path, GATE_TABLE_FIELDS)
+
+
 def read_rows(path: Path, fields) -> list[dict]:
     if not path.exists():
         return []
@@ -280,7 +318,7 @@ def write_rows(rows: list[dict], path: Path, fields) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("speed", "frontier", "table", "gate"))
+    parser.add_argument("mode", choices=("speed", "frontier", "table", "gate", "gate-table"))
     parser.add_argument("specs", nargs="*", default=["learned-4p", "learned-fast-4p"])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=20_000)
@@ -288,13 +326,16 @@ def main() -> None:
                         help="deals of each search point: N for every K, or K:N,... (K = 8, 16, 32, 64, 128)")
     parser.add_argument("--plain-deals", type=int, default=0, help="deals of the plain search at K = 128 (0: skip)")
     parser.add_argument("--out", type=Path, default=Path("reports"))
+    parser.add_argument("--cpu", action="store_true", help="speed: CPU time instead of the wall clock")
     parser.add_argument("--share-games", type=int, default=100,
                         help="gate: learned-Np games whose seat-0 decisions give each gate's searched share")
     args = parser.parse_intermixed_args()  # specs before or after the options
     if args.mode == "speed":
-        speed(args.specs, args.players)
+        speed(args.specs, args.players, args.cpu)
     elif args.mode == "table":
         table(args.out)
+    elif args.mode == "gate-table":
+        gate_table(args.specs[0] if args.specs else "learned-search-Np", args.out)
     elif args.mode == "gate":
         gate_grid(args.specs, args.players, args.deals, args.share_games, args.out)
     else:

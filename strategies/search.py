@@ -22,6 +22,7 @@ numba engine.
 from idiotsim.errors import UserError
 from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_compiled_code, search_decision,
                              true_state)
+from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
 from idiotsim.toolkit import Knob, Strategy, strategy_function
@@ -36,9 +37,21 @@ GAMES_OF_BASIC_PER_ROLLOUT = 40
 POLICY_COST = (1.0, 1.0, 7.0, 3.2, 16.0)
 
 
+# The gated search: the share of the searched turns among the turns every search would search grows with the
+# gate about as 0.1 + 7 x gate (places) up to 1 (benchmarks/learned.py gate: 0.12 at 0.01, 0.30 at 0.03, 0.45 at
+# 0.05, 0.66 at 0.1, learned-4p's seat at 4 players); `top` cuts the ~5 moves of a searched turn to `top`.
+SEARCHED_SHARE_AT_NO_GATE, SEARCHED_SHARE_PER_PLACE_OF_GATE, MOVES_PER_SEARCHED_TURN = 0.1, 7.0, 5
+
+
 def work(params) -> float:
     """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
-    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
+    search = GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
+    gated = params[GATE] < GATE_OFF or params[TOP] > 0 or params[PRIOR] != 0  # the learned model scores each turn
+    if params[GATE] < GATE_OFF:
+        search *= min(1.0, SEARCHED_SHARE_AT_NO_GATE + SEARCHED_SHARE_PER_PLACE_OF_GATE * max(params[GATE], 0.0))
+    if params[TOP] > 0:
+        search *= min(1.0, params[TOP] / MOVES_PER_SEARCHED_TURN)
+    return search + (LEARNED_GAMES_OF_BASIC if gated else 0.0)
 
 
 def work_perfect_info(params) -> float:
@@ -79,6 +92,9 @@ KNOBS = (
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 ROLLOUT_MODEL = [knob.name for knob in KNOBS].index("rollout_model")
 POLICY = [knob.name for knob in KNOBS].index("policy")
+GATE = [knob.name for knob in KNOBS].index("gate")
+TOP = [knob.name for knob in KNOBS].index("top")
+PRIOR = [knob.name for knob in KNOBS].index("prior")
 
 
 def uses_learned_model(values: dict) -> bool:
