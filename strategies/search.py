@@ -25,7 +25,7 @@ from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_com
 from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
-from idiotsim.toolkit import Knob, Strategy, strategy_function
+from idiotsim.toolkit import Knob, Preset, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
 # 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
@@ -126,6 +126,15 @@ def decide_perfect_info(obs, hand, params, rng):
     return search_decision(obs, hand, params, rng, true_state(obs), True)
 
 
+# The gated search (reports/learned.md, "The learned player with a gated search"): the learned player's
+# move and swap where its model's best leads by more than GATED_KNOBS' gate, a search at K = 16 over its 3 best
+# moves elsewhere; chosen on the tuning deals at 4 players, one model and one setting for every table size.
+GATED_KNOBS = dict(rollouts=16, gate=0.055, top=3, swap=3)
+PRESETS = {f"learned-search-{n}p": Preset(f"the learned player ({n} players) searching only its close turns: "
+                                          "gate 0.055 places, K = 16 over its 3 best moves (reports/learned.md)",
+                                          **GATED_KNOBS) for n in (2, 3, 4, 5)}
+
+
 STRATEGY = Strategy(
     name="search",
     decide=decide,
@@ -136,6 +145,7 @@ STRATEGY = Strategy(
     knobs=KNOBS,
     work=work,
     weights=learned_rollout_weights,
+    presets=PRESETS,
 )
 SEARCH = STRATEGY
 
