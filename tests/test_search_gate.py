@@ -11,7 +11,8 @@ idiotsim/search_gate.py).
   search over those moves alone.
 - A decision depends only on what the seat has seen (tests/test_search.py's hidden-card moves).
 - The generic checks (legal in every variant, identical decisions in both engines, deterministic) on
-  a small budget; the default knobs append nothing to params (every shipped report unchanged).
+  a small budget, for the shipped presets' knobs (`learned-search-Np`) at K = 2 and for `prior`; the
+  default knobs append nothing to params (every shipped report unchanged).
 """
 from __future__ import annotations
 
@@ -167,6 +168,10 @@ def test_a_gated_decision_depends_only_on_what_the_seat_has_seen(rules_positions
             decide(STRATEGY, params, pos, seed, other[: ob.OBS_SIZE])
 
 
-def test_the_gated_search_passes_the_generic_checks():
-    report = check_strategy("search:rollouts=2,gate=0.03,top=3,swap=3", games=12, sample=1, speed=False)
+@pytest.mark.parametrize("spec", ["learned-search-4p:rollouts=2", "search:rollouts=2,gate=0.03,top=2,prior=1"])
+def test_the_gated_search_passes_the_generic_checks(spec):
+    """The shipped preset's knobs at K = 2 (tests/test_strategies.py leaves its presets to this test), and the
+    pruning with the model's order."""
+    report = check_strategy(spec, games=12, sample=1, speed=False)
     assert report.ok, report.render()
+    assert dict(report.results[0].measures)["games"] >= 14 * 12
