@@ -15,6 +15,11 @@ roll out with the tuned `weighted` player, `policy` 4 with the learned player at
 (all three weaker at the same time); `halving` (the default,
 stronger at the same time) allocates the same budget by sequential halving.
 
+The gated search (`gate`, `top`, `prior`; ``idiotsim.search_gate``): the learned model scores a turn's moves
+first and plays its move where its best leads the runner-up by more than `gate` places; only the close turns
+are searched, over its `top` best moves. The presets `learned-search-2p` .. `learned-search-5p` are the
+strong point chosen in reports/learned.md.
+
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
 numba engine.
