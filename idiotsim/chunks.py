@@ -10,10 +10,12 @@ cluster. Either way the results, and the files written, are bit-identical.
 Chunks that produce results files go through ``write_chunk_files``: a chunk
 whose file exists is skipped (so a rerun resumes), each file is written
 atomically by whoever plays it, and the temporary files of killed writes are
-removed.
+removed. A chunk may return plain results and name the function that makes
+its frame (``to_frame``): here the writer thread then converts them too.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
@@ -65,8 +67,9 @@ def map_in_order(task: Callable, arguments: Iterable[tuple], executor: Executor 
 
 
 def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]], executor: Executor | None = None,
-                      on_written: Callable[[Path], None] | None = None) -> None:
-    """Write the Parquet file `path` holding `make_frame(*args)` for each (path, args) not written yet.
+                      on_written: Callable[[Path], None] | None = None, to_frame: Callable | None = None) -> None:
+    """Write the Parquet file `path` holding `make_frame(*args)` for each (path, args) not written yet
+    (with `to_frame`, the frame `to_frame(make_frame(*args))`).
 
     `on_written(path)` is called for each new file in the order of `chunks`."""
     executor = executor or LocalExecutor()
@@ -76,8 +79,10 @@ def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]]
         executor.check_writable(folder)
     todo = [(str(path), make_frame, args) for path, args in chunks if not Path(path).exists()]
     if isinstance(executor, LocalExecutor):
-        written = write_behind(todo)
+        written = write_behind(todo, to_frame)
     else:
+        if to_frame is not None:
+            todo = [(path, Converted(make_frame, to_frame), args) for path, make_frame, args in todo]
         written = executor.map_in_order(write_frame_task, todo)
     for path in written:
         if on_written:
@@ -86,19 +91,30 @@ def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]]
         remove_temporaries(folder)
 
 
-def write_behind(todo: list) -> Iterator[str]:
-    """Here, the chunks in order, each written by a writer thread while the next one plays (the engine
-    releases the GIL): the writing of every file but the last, and the import of polars, overlap the
-    play. Yields each path once its file is written; an error in playing or writing stops the rest."""
+@dataclass(frozen=True)
+class Converted:
+    """`make_frame` then `to_frame`, as one chunk task (for an executor that plays a chunk elsewhere)."""
+    make_frame: Callable
+    to_frame: Callable
+
+    def __call__(self, *args):
+        return self.to_frame(self.make_frame(*args))
+
+
+def write_behind(todo: list, to_frame: Callable | None = None) -> Iterator[str]:
+    """Here, the chunks in order, each converted (``to_frame``) and written by a writer thread while the
+    next one plays (the engine releases the GIL): the import of polars and the converting and writing of
+    every file but the last overlap the play. Yields each path once its file is written; an error in
+    playing, converting or writing stops the rest."""
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(1, thread_name_prefix="idiotsim-writer") as writer:
         writer.submit(_import_writer)
         pending = None
         for path, make_frame, args in todo:
-            frame = make_frame(*args)
+            played = make_frame(*args)
             if pending is not None:
                 yield pending.result()
-            pending = writer.submit(_write_frame, frame, path)
+            pending = writer.submit(_write_frame, played, path, to_frame)
         if pending is not None:
             yield pending.result()
 
@@ -107,14 +123,12 @@ def _import_writer() -> None:
     import idiotsim.results  # noqa: F401 (polars: imported while the first chunk plays)
 
 
-def _write_frame(frame, path: str) -> str:
+def _write_frame(played, path: str, to_frame: Callable | None = None) -> str:
     from idiotsim.results import write_parquet
-    write_parquet(frame, Path(path))
+    write_parquet(played if to_frame is None else to_frame(played), Path(path))
     return path
 
 
 def write_frame_task(path: str, make_frame: Callable, args: tuple) -> str:
     """Play one chunk and write its rows to `path` (on whichever machine plays it)."""
-    from idiotsim.results import write_parquet
-    write_parquet(make_frame(*args), Path(path))
-    return path
+    return _write_frame(make_frame(*args), path)

@@ -47,7 +47,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
         chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
         chunks.append((staging / chunk_name(start), (rules_fields, specs, seed, start, n, chunk_decks)))
     try:
-        write_chunk_files(run_chunk_frame, chunks, executor)
+        write_chunk_files(run_chunk_games, chunks, executor, to_frame=chunk_frame)
         for old in out.glob("*.parquet"):
             old.unlink()
         for part in sorted(staging.glob("*.parquet")):
@@ -60,13 +60,18 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
     return out
 
 
-def run_chunk_frame(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks):
-    """The rows of games first_game .. first_game + n_games - 1 (a chunk task: plain data in)."""
-    from idiotsim.results import games_frame  # polars: not needed before the first chunk has played
+def run_chunk_games(rules_fields: dict, specs: list, seed: int, first_game: int, n_games: int, decks) -> tuple:
+    """Games first_game .. first_game + n_games - 1 (a chunk task: plain data in and out), for `chunk_frame`."""
     from idiotsim.strategy_api import load_strategy
     batch = play_games(Rules(**rules_fields), [load_strategy(spec) for spec in specs], seed, first_game, n_games,
                        decks)
-    return games_frame(first_game, seed, specs, batch)
+    return first_game, seed, specs, batch
+
+
+def chunk_frame(played: tuple):
+    """The rows of a chunk's games (`run_chunk_games`), one per game."""
+    from idiotsim.results import games_frame  # polars: not needed before the first chunk has played
+    return games_frame(*played)
 
 
 def chunk_name(first_game: int) -> str:

@@ -83,7 +83,7 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
     deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
     seating = np.ascontiguousarray(seating, dtype=np.int8)
-    engine_seating = np.ascontiguousarray(index[seating], dtype=np.int8)
+    engine_seating = engine_seats(index, seating)
     n_games = len(game_ids)
     places = np.zeros((n_games, rules.players), dtype=np.int8)
     actions = np.zeros(n_games, dtype=np.int32)
@@ -101,6 +101,18 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
         label = strategies[seating[i, seat]].label
         raise IllegalMoveError(illegal_message(label, seat, int(game_ids[i]), seed, int(errors[i] // 16)))
     return dict(places=places, actions=actions, burns=burns, pickups=pickups, stalled=stalled.astype(bool))
+
+
+def engine_seats(index: np.ndarray, seating: np.ndarray) -> np.ndarray:
+    """``index[seating]`` as int8 (the engine's strategy of each seat), without numpy's intp copy of the
+    seating that fancy indexing makes: for a chunk of 500,000 games its 16 MB of fresh memory cost more
+    (page faults: 0.08 s, measured) than the gather itself."""
+    if np.array_equal(index, np.arange(len(index))):
+        return seating
+    seats = np.empty_like(seating)
+    for strategy, engine_strategy in enumerate(index.tolist()):
+        np.copyto(seats, engine_strategy, where=seating == strategy, casting="unsafe")
+    return seats
 
 
 def plays_in_python(seat_strategy) -> bool:

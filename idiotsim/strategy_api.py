@@ -11,7 +11,8 @@ and its knob values; every knob not listed keeps the family's default::
 
 Strategies are written with ``idiotsim.toolkit`` (which never imports this
 module, so there is no import cycle: this module imports the shipped
-``idiotsim.strategies``, and they import only the toolkit). The toolkit's
+``idiotsim.strategies``, and they import only the toolkit). A shipped name imports
+its own family's module only (``idiotsim.strategies.registry``). The toolkit's
 names that older code and strategy files import from here are re-exported.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import math
 import os
 import sys
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,8 +109,9 @@ def _module_of_file(path: str):
     return module
 
 
-def registry() -> dict:
-    """Every shipped strategy and preset name -> its family's ``Strategy``."""
+def registry() -> Mapping:
+    """Every shipped strategy and preset name -> its family's ``Strategy`` (a family's module is
+    imported when one of its names is looked up)."""
     return STRATEGIES
 
 

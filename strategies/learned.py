@@ -65,8 +65,8 @@ def shipped_weights(values: dict):
 # A game with one learned seat costs about this many games of basic (benchmarks/learned.py speed and the
 # same-process CPU-time comparison in reports/learned.md's Speed section, 4 players, one thread: learned-4p in
 # every seat plays 0.032 of basic's games/s, so one seat of four costs 1 + (1 / 0.032 - 1) / 4 = 8.6 games of
-# basic; learned-fast-4p 0.042, 6.7). Chunks are sized by it, and "all" lineups (the leaderboard, the demo)
-# leave the learned player out, as they leave out the search.
+# basic; learned-fast-4p, 24 hidden units, about 0.033, 8.3). Chunks are sized by it, and "all" lineups (the
+# leaderboard, the demo) leave the learned player out, as they leave out the search.
 GAMES_OF_BASIC_PER_GAME = 8.5
 
 
@@ -82,7 +82,7 @@ def decide(obs, hand, params, rng):
 PRESETS = {
     "learned-4p": Preset("learned from the search (K = 128, three expert iterations) at 4 players: MLP, 64 hidden "
                          "units (reports/learned.md)", model=0),
-    "learned-fast-4p": Preset("the fast learned player: MLP, 8 hidden units, the same teacher's data "
+    "learned-fast-4p": Preset("the fast learned player: MLP, 24 hidden units, the same teacher's data "
                               "(reports/learned.md)", model=1),
 }
 for _n in (2, 3, 5):  # one model for every table size: the player count is one of its inputs

@@ -3,11 +3,13 @@
 - chunks come back in submission order, played here or by another executor;
 - chunk files that exist are not played again (resume), new ones are reported in order;
 - a write that fails leaves neither the file nor a temporary file, and an old file intact;
-- temporary files of killed writes are removed before and after a batch.
+- temporary files of killed writes are removed before and after a batch;
+- here, a writer thread converts (``to_frame``) and writes each chunk while the next one plays.
 The same results on a Dask cluster: tests/test_distributed.py.
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import polars as pl
@@ -112,6 +114,30 @@ def test_writing_behind_keeps_the_order_and_stops_at_an_error(tmp_path):
     assert written[2:] == [tmp_path / "c0.parquet"]
     assert played == [0, 10]  # chunk 1 played while chunk 0 was written; nothing after the failed write
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c0.parquet", "c2.parquet", "c3.parquet"]
+
+
+def test_a_chunk_converted_by_to_frame_on_the_writer_thread_writes_the_same_bytes(tmp_path):
+    converted_on = []
+
+    def as_frame(played: tuple):
+        converted_on.append(threading.current_thread().name)
+        if played[0] == 20:
+            raise ValueError("bad chunk")
+        return squares(*played)
+
+    def chunks(folder: str, count: int = 2):
+        (tmp_path / folder).mkdir()
+        return [(tmp_path / folder / f"c{k}.parquet", (10 * k, 10)) for k in range(count)]
+    write_chunk_files(squares, chunks("direct"))
+    write_chunk_files(lambda first, count: (first, count), chunks("converted"), to_frame=as_frame)
+    write_chunk_files(lambda first, count: (first, count), chunks("elsewhere"), RecordingExecutor(), to_frame=as_frame)
+    for name in ("c0.parquet", "c1.parquet"):
+        direct = (tmp_path / "direct" / name).read_bytes()
+        assert direct == (tmp_path / "converted" / name).read_bytes() == (tmp_path / "elsewhere" / name).read_bytes()
+    assert [n.startswith("idiotsim-writer") for n in converted_on] == [True, True, False, False]
+    with pytest.raises(ValueError, match="bad chunk"):  # a conversion's error, raised here
+        write_chunk_files(lambda first, count: (first, count), chunks("failed", 3), to_frame=as_frame)
+    assert sorted(p.name for p in (tmp_path / "failed").iterdir()) == ["c0.parquet", "c1.parquet"]
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):

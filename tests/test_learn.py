@@ -4,7 +4,8 @@
 - A model that prefers basic's move plays exactly like basic (the candidate list and its ties).
 - The override knobs do what strategies/learned.py says (R6 swap modes, 10s, copies, pickups, counting).
 - The numba player's move is the numpy trainer's argmax on the same positions (one feature function).
-- Data generation is resumable and gives the same bytes; training gives the same model bytes.
+- Data generation is resumable and gives the same bytes; training gives the same model bytes; the
+  learning-rate decay scales each epoch's steps.
 - `idiotsim learn loop` runs end to end on a tiny configuration.
 """
 from __future__ import annotations
@@ -187,6 +188,25 @@ def test_training_is_deterministic_and_the_player_plays_the_trainers_argmax(tiny
         expected = turn.moves[turn.move_pos[:-1] + choices(net, turn)]
         assert _decisions(str(path), zip(turn.obs, turn.hand)) == [int(m) for m in expected]
 
+
+
+def test_learning_rate_decay_scales_each_epochs_steps(tiny_data):
+    """lr_decay multiplies the rate after each epoch: at a vanishing factor the second epoch cannot move
+    the net from the first epoch's, at 1 it does; the default is the constant rate."""
+    out, _ = tiny_data
+    turn = positions_of(read_data([out]), ob.TURN)
+    one, _ = fit(turn, turn, TrainConfig(hidden=4, epochs=1, batch=32))
+    frozen, _ = fit(turn, turn, TrainConfig(hidden=4, epochs=2, batch=32, lr_decay=1e-12, patience=9))
+    moving, curve = fit(turn, turn, TrainConfig(hidden=4, epochs=2, batch=32, patience=9))
+    assert TrainConfig().lr_decay == 1.0
+    assert np.allclose(model_vector(frozen, None), model_vector(one, None), rtol=0, atol=1e-9)
+    assert curve[2][2] < curve[1][2]  # the constant rate's second epoch improved (so was the one kept) ...
+    assert not np.allclose(model_vector(moving, None), model_vector(one, None), rtol=0, atol=1e-6)  # ... and moved
+
+
+def test_lr_decay_out_of_range_is_a_one_line_error(tmp_path, capsys):
+    line = cli_user_error(capsys, "learn", "train", "--data", tmp_path, "--lr-decay", "0", "--out", tmp_path / "m")
+    assert "--lr-decay" in line
 
 @pytest.mark.long(60)
 def test_learn_loop_end_to_end(tmp_path, capsys):

@@ -1,6 +1,7 @@
-"""The command line, ``idiotsim COMMAND``; ``main()`` is the console script.
+"""The command line, ``idiotsim COMMAND``; ``console()`` is the console script, ``main()`` the command line
+called from Python.
 
-- ``app``: the typer app and ``main`` (one-line errors, exit code 2)
+- ``app``: the typer app, ``main`` (one-line errors, exit code 2) and ``console``
 - ``options``: options every command shares (rules, players, strategies,
   seeds, games, threads, --out, --cluster/--workers) and their checks
 - ``play``: trace, run, deal; ``trace_output``: JSON Lines and --pretty
@@ -19,29 +20,31 @@ Help text comes from each command's docstring, one line per paragraph (``app.unw
 wraps to the terminal; option help is one string per option.
 
 A new command is a function in one of these modules (or a new one), added to
-``COMMANDS`` below; the order of ``COMMANDS`` is the order of ``--help``.
+``COMMANDS`` below as ``"module:function"``; the order of ``COMMANDS`` is the order of ``--help``.
+A command's module is imported only when that command runs or shows its help (``app.LazyCommands``):
+importing every module would put search, the learned player and their dependencies on the path of
+`idiotsim run`.
 """
-from idiotsim.cli import analyze, check, learn, optimize, play, report, sit, strategy_list, tournaments
-from idiotsim.cli.app import add_command, app, main
+from idiotsim.cli.app import add_command, app, console, main
 
 COMMANDS = {
-    "play": sit.play,
-    "review": sit.review,
-    "trace": play.trace,
-    "run": play.run,
-    "deal": play.deal,
-    "tournament": tournaments.tournament,
-    "summarize": tournaments.summarize,
-    "demo": tournaments.demo,
-    "strategies": strategy_list.strategies,
-    "check-strategy": check.check_strategy,
-    "report": report.report,
-    "analyze": analyze.analyze,
-    "optimize": optimize.optimize,
-    "learn": learn.learn,
+    "play": "sit:play",
+    "review": "sit:review",
+    "trace": "play:trace",
+    "run": "play:run",
+    "deal": "play:deal",
+    "tournament": "tournaments:tournament",
+    "summarize": "tournaments:summarize",
+    "demo": "tournaments:demo",
+    "strategies": "strategy_list:strategies",
+    "check-strategy": "check:check_strategy",
+    "report": "report:report",
+    "analyze": "analyze:analyze",
+    "optimize": "optimize:optimize",
+    "learn": "learn:learn",
 }
 
-for _name, _function in COMMANDS.items():
-    add_command(_name, _function)
+for _name, _source in COMMANDS.items():
+    add_command(_name, f"idiotsim.cli.{_source}")
 
-__all__ = ["COMMANDS", "app", "main"]
+__all__ = ["COMMANDS", "app", "console", "main"]

@@ -1,4 +1,4 @@
 """``python -m idiotsim.cli``: the console script."""
-from idiotsim.cli import main
+from idiotsim.cli import console
 
-main()
+console()

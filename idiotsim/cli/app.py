@@ -5,10 +5,13 @@ program with ``error: <message>`` and exit code 2 -- never a traceback.
 """
 from __future__ import annotations
 
+import gc
+import importlib
 import inspect
 import signal
 import sys
 import threading
+from collections.abc import MutableMapping
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -33,15 +36,58 @@ class Command(TyperCommand):
     def get_params(self, ctx):
         return _hide_flag_types(super().get_params(ctx))
 
+    def invoke(self, ctx):
+        _end_of_start_up()
+        return super().invoke(ctx)
+
 
 class Group(TyperGroup):
     def get_params(self, ctx):
         return _hide_flag_types(super().get_params(ctx))
 
 
+SOURCES: dict[str, str] = {}  # command name -> "module:function", in the order of --help (add_command)
+
+
+class LazyCommands(MutableMapping):
+    """The group's commands: every name in ``SOURCES`` is listed, but a command's module is imported only
+    when the command is looked up (run, or its help shown), so `idiotsim run` imports only what it runs."""
+
+    def __init__(self):
+        self.built: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self.built:
+            if name not in SOURCES:
+                raise KeyError(name)
+            self.built[name] = _build_command(name, SOURCES[name])
+        return self.built[name]
+
+    def __setitem__(self, name: str, command) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+    def __iter__(self):
+        return iter([*SOURCES, *(name for name in self.built if name not in SOURCES)])
+
+    def __len__(self) -> int:
+        return len(set(SOURCES) | set(self.built))
+
+    def __contains__(self, name) -> bool:
+        return name in SOURCES or name in self.built
+
+
+class LazyGroup(Group):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands()
+
+
 app = typer.Typer(
     name="idiotsim",
-    cls=Group,
+    cls=LazyGroup,
     help="Monte Carlo simulator of the card game Idiot (Palace, Shed, Karma). Rules: docs/rules.md.",
     no_args_is_help=True,
     add_completion=False,
@@ -56,8 +102,26 @@ def unwrapped_help(docstring: str | None) -> str:
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs if p.strip())
 
 
-def add_command(name: str, function) -> None:
-    app.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+@app.callback()
+def _no_options() -> None:
+    """The commands are the group's only content (the callback makes typer build a group of none)."""
+
+
+def add_command(name: str, source: str) -> None:
+    """Add the command `name` run by the function of `source`, ``"package.module:function"`` (imported
+    on first use)."""
+    SOURCES[name] = source
+
+
+def _build_command(name: str, source: str):
+    """The click command of `source`, built exactly as typer builds a group's registered command."""
+    module, _, attribute = source.partition(":")
+    function = getattr(importlib.import_module(module), attribute)
+    holder = typer.Typer()
+    holder.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+    return typer.main.get_command_from_info(holder.registered_commands[0],
+                                            pretty_exceptions_short=app.pretty_exceptions_short,
+                                            rich_markup_mode=app.rich_markup_mode)
 
 
 def _one_line(message: str) -> str:
@@ -74,10 +138,9 @@ def _command_path(error, argv) -> str:
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         return ctx.command_path
-    names = {c.name for c in app.registered_commands}
     args = sys.argv[1:] if argv is None else argv
     command = next((a for a in args if not a.startswith("-")), None)
-    return f"idiotsim {command}" if command in names else "idiotsim"
+    return f"idiotsim {command}" if command in SOURCES else "idiotsim"
 
 
 _NO_ARGS = getattr(_click_exc, "NoArgsIsHelpError", ())  # click >= 8.2
@@ -101,6 +164,30 @@ def _catch_interrupts():
         return None
     _Interrupt.seen = False
     return signal.signal(signal.SIGINT, _Interrupt.handler)
+
+
+_START_UP = {"collector_paused": False}
+
+
+def console() -> None:
+    """The console script: ``main`` with Python's cyclic garbage collector paused while the command's
+    modules import (numba's among them) and its options are read. Those objects live until the program
+    ends, so the collector would only scan them again and again (about a fifth of the start-up's CPU);
+    when the command starts they are frozen out of every later collection, the one at exit included,
+    and the collector runs as usual."""
+    gc.disable()
+    _START_UP["collector_paused"] = True
+    try:
+        main()
+    finally:  # a command that never started (a usage error, --help)
+        _end_of_start_up()
+
+
+def _end_of_start_up() -> None:
+    if _START_UP["collector_paused"]:
+        _START_UP["collector_paused"] = False
+        gc.freeze()
+        gc.enable()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -75,6 +75,9 @@ def learn(
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="train/loop: mlp or linear.")] = "mlp",
     hidden: Annotated[int, typer.Option("--hidden", metavar="H", help="train/loop: MLP hidden units.")] = 32,
     epochs: Annotated[int, typer.Option("--epochs", metavar="E", help="train/loop: at most E epochs.")] = 40,
+    lr_decay: Annotated[float, typer.Option("--lr-decay", metavar="F",
+                                            help="train/loop: the learning rate's factor from one epoch to the "
+                                                 "next (1: constant).")] = 1.0,
     strategies: Annotated[Optional[str], typer.Option("--strategies", "-s", metavar="A,B,...",
                                                       help="evaluate: the players (specs or model.npz files).")]
     = None,
@@ -98,13 +101,15 @@ def learn(
                              ("--iterations", iterations, 1), ("--hidden", hidden, 1), ("--epochs", epochs, 1)):
         if value < low:
             raise UserError(f"{name} must be at least {low}, got {value}")
+    if not 0 < lr_decay <= 1:
+        raise UserError(f"--lr-decay must be in (0, 1], got {lr_decay}")
     for name, value in (("--turn-share", turn_share), ("--swap-share", swap_share)):
         if not 0 <= value <= 1:
             raise UserError(f"{name} must be between 0 and 1, got {value}")
     if not 2 <= players <= 10:
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
-    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs)
+    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay)
     specs = tuple(s for s in collectors.split(";") if s.strip())
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate

@@ -6,7 +6,9 @@ position's mean over its moves) and the model's scores centred the same way, the
 move, averaged within a position and then over positions (each position weighs the same, whatever
 its number of moves). Adam on minibatches of positions; after each epoch the model is judged on the
 held-out games (``dataset.held_out_games``) and the epoch with the best held-out loss is kept (early
-stopping after `patience` epochs without improvement).
+stopping after `patience` epochs without improvement). With `lr_decay` below 1 the learning rate
+falls geometrically from epoch to epoch, which lets a long fit settle instead of wandering at its
+first rate.
 
 Kinds (``model``): LINEAR, score = m . (w + s A) (every state input interacts with every move input);
 MLP, score = v . relu(s Ws + m Wm + b) + m . w. The swap head (linear on the swap features) is fitted
@@ -33,6 +35,7 @@ class TrainConfig:
     batch: int = 256  # positions per step
     learning_rate: float = 0.003
     l2: float = 1e-5
+    lr_decay: float = 1.0  # the learning rate is multiplied by this after each epoch (1: constant)
 
 
 def targets(place: np.ndarray, move_pos: np.ndarray) -> np.ndarray:
@@ -129,6 +132,7 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
     curve = [(0, _batch_loss(net, whole_train), best[0])]
     step = 0
     for epoch in range(1, config.epochs + 1):
+        rate = config.learning_rate * config.lr_decay ** (epoch - 1)
         order = rng.permutation(len(train))
         for start in range(0, len(order), config.batch):
             s, m, owner, move_pos, y = _batch(train, order[start:start + config.batch], swap)
@@ -143,7 +147,7 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
                 m1 += 0.1 * g
                 m2 *= 0.999
                 m2 += 0.001 * g * g
-                net.arrays[k] -= config.learning_rate * (m1 / (1 - 0.9 ** step)) / (
+                net.arrays[k] -= rate * (m1 / (1 - 0.9 ** step)) / (
                     np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
         held_loss = _batch_loss(net, whole_held)
         curve.append((epoch, _batch_loss(net, whole_train), held_loss))
