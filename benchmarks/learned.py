@@ -30,8 +30,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
+from idiotsim import observation as ob
 from idiotsim.learn.evaluate import strengths
+from idiotsim.rng import new_state
+from idiotsim.search import LEARNED_AT, MAX_MOVES, list_turn_moves
+from idiotsim.search_gate import learned_scores
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_seated
 from idiotsim.strategy_api import load_strategy
@@ -39,8 +44,10 @@ from idiotsim.strategy_api import load_strategy
 SEARCH_KS = (8, 16, 32, 64, 128)
 
 
-def games_per_second(spec: str, players: int, every_seat: bool, seconds: float = 3.0) -> tuple[float, float]:
-    """(games/s, actions per game) on this thread, `spec` at seat 0 (or every seat), basic elsewhere."""
+def games_per_second(spec: str, players: int, every_seat: bool, seconds: float = 3.0,
+                     clock=time.perf_counter) -> tuple[float, float]:
+    """(games/s, actions per game) on this thread, `spec` at seat 0 (or every seat), basic elsewhere; by
+    the wall clock, or by `clock` (time.process_time: CPU time, less hurt by other jobs' load)."""
     rules = Rules(players=players)
     strategies = [load_strategy("basic"), load_strategy(spec)]
     n_games = 64
@@ -49,36 +56,44 @@ def games_per_second(spec: str, players: int, every_seat: bool, seconds: float =
     seating[:, 0] = 1
     first = 0
     play_seated(rules, strategies, 7, np.arange(8), np.arange(8), seating[:8])  # compile
-    played, actions, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    played, actions, start = 0, 0, clock()
+    while clock() - start < seconds:
         ids = np.arange(first, first + n_games)
         result = play_seated(rules, strategies, 7, ids, ids, seating)
         played += n_games
         actions += int(result["actions"].sum())
         first += n_games
-        if n_games < 4096 and time.perf_counter() - start < seconds / 8:
+        if n_games < 4096 and clock() - start < seconds / 8:
             n_games *= 2
             seating = np.resize(seating, (n_games, players))
-    return played / (time.perf_counter() - start), actions / played
+    return played / (clock() - start), actions / played
 
 
-def decision_microseconds(spec: str, players: int, basic_rate: float) -> tuple[float, float]:
+def decision_microseconds(spec: str, players: int, basic_rate: float, clock=time.perf_counter) -> tuple[float, float]:
     """(games/s with spec in one seat, microseconds per decision of that seat)."""
-    rate, actions = games_per_second(spec, players, every_seat=False, seconds=2.0 if "search" not in spec else 4.0)
+    rate, actions = games_per_second(spec, players, every_seat=False, seconds=2.0 if "search" not in spec else 4.0,
+                                     clock=clock)
     per_game = 1 / rate - 1 / basic_rate
     return rate, 1e6 * max(per_game, 0.0) / (actions / players)
 
 
-def speed(specs, players: int) -> None:
+def speed(specs, players: int, cpu: bool = False) -> None:
+    """With `cpu`, CPU time (time.process_time) instead of the wall clock, and the one-seat figure's ratio to
+    basic in every seat with its quiet-core reading (QUIET_BASIC_GAMES_PER_SECOND x the ratio)."""
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    basic, _ = games_per_second("basic", players, every_seat=True)
-    print(f"{players} players, one thread; load {os.getloadavg()[0]:.1f}; basic in every seat {basic:,.0f} games/s")
-    print("| player | games/s, one seat | games/s, every seat | every seat / basic | us per decision |")
-    print("|---|---|---|---|---|")
+    clock = time.process_time if cpu else time.perf_counter
+    basic, _ = games_per_second("basic", players, every_seat=True, clock=clock)
+    print(f"{players} players, one thread, {'CPU time' if cpu else 'wall clock'}; load {os.getloadavg()[0]:.1f}; "
+          f"basic in every seat {basic:,.0f} games/s")
+    print("| player | games/s, one seat | one seat / basic (quiet reading) | games/s, every seat | every seat / basic "
+          "| us per decision |")
+    print("|---|---|---|---|---|---|")
     for spec in specs:
-        one, us = decision_microseconds(spec, players, basic)
-        every, _ = games_per_second(spec, players, every_seat=True)
-        print(f"| `{spec}` | {one:,.0f} | {every:,.0f} | {every / basic:.3f} | {us:.2f} |", flush=True)
+        one, us = decision_microseconds(spec, players, basic, clock)
+        every, _ = games_per_second(spec, players, every_seat=True, clock=clock)
+        quiet = one / basic * QUIET_BASIC_GAMES_PER_SECOND
+        print(f"| `{spec}` | {one:,.0f} | {one / basic:.5f} ({quiet:,.0f}) | {every:,.0f} | {every / basic:.3f} | "
+              f"{us:.2f} |", flush=True)
 
 
 FRONTIER_FIELDS = ["player", "kind", "deals", "vs_basic", "lo", "hi", "us_per_decision", "source"]
@@ -125,7 +140,7 @@ def frontier(learned, players: int, deals: int, search_deals: dict[int, int], pl
     out.mkdir(parents=True, exist_ok=True)
     path = out / "learned_frontier.csv"
     basic, _ = games_per_second("basic", players, every_seat=True)
-    points = [(spec, "learned", deals) for spec in learned if deals > 0]
+    points = [(spec, "gated search" if "search" in spec else "learned", deals) for spec in learned if deals > 0]
     points += [(f"search:rollouts={k},halving=1", "search", n) for k, n in search_deals.items() if n > 0]
     if plain > 0:
         points.append(("search:rollouts=128,halving=0", "plain search", plain))
@@ -142,7 +157,8 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D")):
+    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D"),
+                         ("gated search", "*")):
         sel = sorted(([r["player"], r["kind"]] + [float(r[k]) for k in ("vs_basic", "lo", "hi", "us_per_decision")]
                       for r in rows if r["kind"] == kind), key=lambda r: r[5])
         if not sel:
@@ -182,9 +198,127 @@ def table(out: Path) -> None:
         csv.writer(f).writerows(lines)
 
 
+# The strong point's speed (issue 18): games/s in one seat, basic elsewhere, 4 players, one thread; and basic's
+# games/s in every seat on a quiet core (README), by which a same-process ratio to basic is read as a quiet figure.
+STRONG_GAMES_PER_SECOND = 2_000
+QUIET_BASIC_GAMES_PER_SECOND = 363_000
+
+
+@njit
+def _turn_leads(obs_rows, hand_rows, params, rng, leads, counts):
+    """For each TURN position: its number of legal moves (the search's list) and, with two or more, the
+    learned model's lead of the best move over the runner-up (the gate's test)."""
+    moves = np.zeros(MAX_MOVES, np.int64)
+    scores = np.zeros(MAX_MOVES, np.float64)
+    for i in range(obs_rows.shape[0]):
+        n = list_turn_moves(obs_rows[i], hand_rows[i], params, rng, moves)
+        counts[i] = n
+        if n >= 2:
+            learned_scores(obs_rows[i], hand_rows[i], params, LEARNED_AT, moves, n, scores)
+            s = np.sort(scores[:n])
+            leads[i] = s[-1] - s[-2]
+
+
+def searched_shares(gates, players: int, games: int) -> dict[float, float]:
+    """The share of the learned seat's decisions (seat 0 of `learned-4p` games with basic elsewhere, every
+    TURN and BLIND decision, forced ones included; the swap is the learned player's, never searched) that
+    each gate sends to the search, and the mean number of moves of a searched turn."""
+    from idiotsim.positions import decision_positions
+    from idiotsim.strategy_api import load_strategy
+    rules = Rules(players=players)
+    lineup = ",".join([f"learned-{players}p"] + ["basic"] * (players - 1))
+    found = [p for g in range(games) for p in decision_positions(rules, lineup, 18_000_003, g) if p["seat"] == 0]
+    turns = [p for p in found if p["obs"][ob.DECISION] == ob.TURN]
+    obs_rows = np.stack([p["obs"] for p in turns])
+    hand_rows = np.stack([p["hand"] for p in turns])
+    leads = np.full(len(turns), np.inf)
+    counts = np.zeros(len(turns), np.int64)
+    params = load_strategy("search:gate=0,swap=3").params
+    _turn_leads(obs_rows, hand_rows, params, new_state(0, 0, 0), leads, counts)
+    shares = {g: float(np.sum((counts >= 2) & (leads <= g)) / len(found)) for g in gates}
+    shares["moves"] = float(counts[counts >= 2].mean())
+    shares["decisions_per_game"] = len(found) / games
+    return shares
+
+
+GATE_FIELDS = ["player", "deals", "vs_basic", "lo", "hi", "searched", "cpu_games_per_second_one_seat",
+               "basic_cpu_games_per_second", "ratio", "quiet_estimate", "load"]
+
+
+def gate_grid(specs, players: int, deals: int, share_games: int, out: Path) -> None:
+    """Each gated search's strength on the TUNING deals (rotated, paired, Holm over the specs of the run) and its
+    CPU-time games/s in one seat, with basic's in every seat in the same process; a row of OUT (CSV) per spec as
+    it finishes (a row replaces the row of the same player)."""
+    from idiotsim.learn.evaluate import TUNING_SEED
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    gates = sorted({float(dict(kv.split("=") for kv in spec.split(":", 1)[1].split(",")).get("gate", 1000))
+                    for spec in specs})
+    shares = searched_shares(gates, players, share_games)
+    print(f"searched shares over {share_games} games: {shares}", flush=True)
+    basic, _ = games_per_second("basic", players, every_seat=True, clock=time.process_time)
+    for spec in specs:
+        (s,) = strengths([spec], players, deals, seed=TUNING_SEED)
+        rate, _ = games_per_second(spec, players, every_seat=False, seconds=6.0, clock=time.process_time)
+        gate = float(dict(kv.split("=") for kv in spec.split(":", 1)[1].split(",")).get("gate", 1000))
+        row = {"player": spec, "deals": deals, "vs_basic": f"{s.vs_basic.mean:.4f}", "lo": f"{s.vs_basic.lo:.4f}",
+               "hi": f"{s.vs_basic.hi:.4f}", "searched": f"{shares.get(gate, 1.0):.3f}",
+               "cpu_games_per_second_one_seat": f"{rate:.0f}", "basic_cpu_games_per_second": f"{basic:.0f}",
+               "ratio": f"{rate / basic:.5f}", "quiet_estimate": f"{rate / basic * QUIET_BASIC_GAMES_PER_SECOND:.0f}",
+               "load": f"{os.getloadavg()[0]:.1f}"}
+        print(row, flush=True)
+        rows = [r for r in read_rows(out, GATE_FIELDS) if r["player"] != spec] + [row]
+        write_rows(rows, out, GATE_FIELDS)
+
+
+GATE_TABLE_FIELDS = ["players", "player", "deals", "vs_basic", "lo", "hi", "p_holm", "vs_learned", "vs_learned_lo",
+                     "vs_learned_hi", "vs_search16", "vs_search16_lo", "vs_search16_hi", "games_per_second_one_seat"]
+
+
+def gate_table(player: str, out: Path, deals_4p: int = 20_000, deals_other: int = 10_000) -> None:
+    """The gated player's held-out strength (from deal 100,000 of the evaluation seed) at 2..5 players against
+    basic (Holm over the players of one count), paired against learned-Np, and at 4 players against the search
+    at K = 16 too; OUT/learned_gate.csv, a row as each player count finishes. `player` names the preset
+    with N for the player count (learned-search-Np)."""
+    from idiotsim.learn.evaluate import paired_difference
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    path = out / "learned_gate.csv"
+    rows = []
+    for n, deals in ((4, deals_4p), (2, deals_other), (3, deals_other), (5, deals_other)):
+        specs = [player.replace("Np", f"{n}p"), f"learned-{n}p"] + (["search:rollouts=16"] if n == 4 else [])
+        found = strengths(specs, n, deals, first_deal=100_000)
+        for r in found:
+            x = r.vs_basic
+            row = {"players": n, "player": r.spec, "deals": deals, "vs_basic": f"{x.mean:.4f}", "lo": f"{x.lo:.4f}",
+                   "hi": f"{x.hi:.4f}", "p_holm": f"{x.p_holm:.4g}", "games_per_second_one_seat": f"{r.games_per_second:.0f}"}
+            for key, other in (("vs_learned", found[1]), ("vs_search16", found[2] if n == 4 else None)):
+                if other is not None and other is not r:
+                    d = paired_difference(r, other)
+                    row.update({key: f"{d.mean:.4f}", f"{key}_lo": f"{d.lo:.4f}", f"{key}_hi": f"{d.hi:.4f}"})
+            rows.append(row)
+            print(row, flush=True)
+        write_rows(rows, path, GATE_TABLE_FIELDS)
+
+
+def read_rows(path: Path, fields) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        return [{k: row.get(k, "") for k in fields} for row in csv.DictReader(f)]
+
+
+def write_rows(rows: list[dict], path: Path, fields) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+    tmp.replace(path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("speed", "frontier", "table"))
+    parser.add_argument("mode", choices=("speed", "frontier", "table", "gate", "gate-table"))
     parser.add_argument("specs", nargs="*", default=["learned-4p", "learned-fast-4p"])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=20_000)
@@ -192,11 +326,18 @@ def main() -> None:
                         help="deals of each search point: N for every K, or K:N,... (K = 8, 16, 32, 64, 128)")
     parser.add_argument("--plain-deals", type=int, default=0, help="deals of the plain search at K = 128 (0: skip)")
     parser.add_argument("--out", type=Path, default=Path("reports"))
+    parser.add_argument("--cpu", action="store_true", help="speed: CPU time instead of the wall clock")
+    parser.add_argument("--share-games", type=int, default=100,
+                        help="gate: learned-Np games whose seat-0 decisions give each gate's searched share")
     args = parser.parse_intermixed_args()  # specs before or after the options
     if args.mode == "speed":
-        speed(args.specs, args.players)
+        speed(args.specs, args.players, args.cpu)
     elif args.mode == "table":
         table(args.out)
+    elif args.mode == "gate-table":
+        gate_table(args.specs[0] if args.specs else "learned-search-Np", args.out)
+    elif args.mode == "gate":
+        gate_grid(args.specs, args.players, args.deals, args.share_games, args.out)
     else:
         frontier(args.specs, args.players, args.deals, search_deals_by_k(args.search_deals, 300), args.plain_deals,
                  args.out)

@@ -49,12 +49,16 @@ from idiotsim.toolkit import (CHANCE, PICKUP, can_play, faceup_addable, held_in_
 K_ROLLOUTS, K_OBJECTIVE, K_POLICY, K_SWAP, K_TENS = range(5)
 K_HALVING = K_TENS + 1  # the budget allocation knob
 K_BELIEF = K_HALVING + 1  # the sampler's belief (idiotsim.sampler)
-K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned policy's shipped model: the last knob of the family
-LEARNED_AT = K_ROLLOUT_MODEL + 1  # the learned policy: the `learned` family's params follow the knobs
+K_ROLLOUT_MODEL = K_BELIEF + 1  # the learned model (of the learned policy, the gate and the learned swap)
+K_GATE = K_ROLLOUT_MODEL + 1  # the gate (idiotsim.search_gate): the learned move when it leads by more
+K_TOP = K_GATE + 1  # the gate's pruning: the search over the learned model's `top` best moves
+K_PRIOR = K_TOP + 1  # the gate's order of the searched moves: 1 the learned model's; the last knob
+LEARNED_AT = K_PRIOR + 1  # the learned model's users: the `learned` family's params follow the knobs
+GATE_OFF = 1000.0  # the `gate` knob's default and maximum: no lead is this large, every turn is searched
 MEAN_PLACE, WINS = 0, 1
 POLICY_BASIC, POLICY_COUNTER, POLICY_TUNED, POLICY_TUNED_SELF = 0, 1, 2, 3
 POLICY_LEARNED_SELF = 4  # the learned player at the searcher's seat, basic elsewhere
-SWAP_SEARCHED, SWAP_TENS_IN_HAND = 1, 2  # values of the swap knob (0: basic's swap)
+SWAP_SEARCHED, SWAP_TENS_IN_HAND, SWAP_LEARNED = 1, 2, 3  # values of the swap knob (0: basic's swap)
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 TENS_IN_HAND_MODE = 2  # heuristic's swap mode: basic's choice with every 10 kept in hand
 ALL_MOVES, HALVING = 0, 1  # values of the halving knob
@@ -460,6 +464,12 @@ def halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_par
     return 0
 
 
+@kernel(inline="always")
+def is_gated(params):
+    """Does the learned model score the turn moves first (the `gate`, `top` or `prior` knob on)?"""
+    return params[K_GATE] < GATE_OFF or params[K_TOP] > 0 or params[K_PRIOR] != 0
+
+
 NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
 
 
@@ -469,6 +479,8 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     decision = obs[ob.DECISION]
     if decision == ob.SWAP and params[K_SWAP] == SWAP_TENS_IN_HAND:
         return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
+    if decision == ob.SWAP and params[K_SWAP] == SWAP_LEARNED:  # the learned player's swap
+        return learned_policy.learned_decision(obs, hand, params[LEARNED_AT:])
     if decision == ob.BLIND or (decision == ob.SWAP and params[K_SWAP] != SWAP_SEARCHED):
         return basic_decide(obs, hand, params, rng)
     work = np.zeros(WORK_SIZE, np.int64)
@@ -480,6 +492,14 @@ def search_decision(obs, hand, params, rng, truth, perfect):
         n_moves = list_turn_moves(obs, hand, params, rng, moves)
     if n_moves == 1:
         return moves[0]
+    if decision == ob.TURN and is_gated(params):
+        move, n_moves = search_gate.gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]),
+                                              params[K_PRIOR] != 0, moves, n_moves, np.empty(n_moves),
+                                              np.empty(2 * n_moves, np.int64))
+        if move != search_gate.SEARCH:
+            return move
+        if n_moves == 1:
+            return moves[0]
     scratch = np.zeros(1, np.uint64)
     policy = int(params[K_POLICY])
     policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])
@@ -525,6 +545,7 @@ def rollout_place(st, seat, searcher, policy, skip_cycles):
                    np.zeros(1, np.uint64), snap, skip_cycles)
 
 
-# Last: idiotsim.learn.policy imports this module (its swap list), and the learned rollouts read it as a
-# module attribute at compile time, so either module may be imported first.
+# Last: idiotsim.learn.policy imports this module (its swap list), and the learned rollouts read it (and the
+# gate, which reads it) as a module attribute at compile time, so either module may be imported first.
 from idiotsim.learn import policy as learned_policy  # noqa: E402
+from idiotsim import search_gate  # noqa: E402

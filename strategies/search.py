@@ -15,15 +15,22 @@ roll out with the tuned `weighted` player, `policy` 4 with the learned player at
 (all three weaker at the same time); `halving` (the default,
 stronger at the same time) allocates the same budget by sequential halving.
 
+The gated search (`gate`, `top`, `prior`; ``idiotsim.search_gate``): the learned model scores a turn's moves
+first and plays its move where its best leads the runner-up by more than `gate` places; only the close turns
+are searched, over its `top` best moves. The presets `learned-search-2p` .. `learned-search-5p` are the
+strong point chosen in reports/learned.md.
+
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import POLICY_LEARNED_SELF, in_compiled_code, search_decision, true_state
+from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_compiled_code, search_decision,
+                             true_state)
+from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
-from idiotsim.toolkit import Knob, Strategy, strategy_function
+from idiotsim.toolkit import Knob, Preset, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
 # 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
@@ -35,9 +42,21 @@ GAMES_OF_BASIC_PER_ROLLOUT = 40
 POLICY_COST = (1.0, 1.0, 7.0, 3.2, 16.0)
 
 
+# The gated search: the share of the searched turns among the turns every search would search grows with the
+# gate about as 0.1 + 7 x gate (places) up to 1 (benchmarks/learned.py gate: 0.12 at 0.01, 0.30 at 0.03, 0.45 at
+# 0.05, 0.66 at 0.1, learned-4p's seat at 4 players); `top` cuts the ~5 moves of a searched turn to `top`.
+SEARCHED_SHARE_AT_NO_GATE, SEARCHED_SHARE_PER_PLACE_OF_GATE, MOVES_PER_SEARCHED_TURN = 0.1, 7.0, 5
+
+
 def work(params) -> float:
     """A game's cost with one search seat, in games of basic (idiotsim.work sizes chunks by it)."""
-    return GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
+    search = GAMES_OF_BASIC_PER_ROLLOUT * params[ROLLOUTS] * POLICY_COST[int(params[POLICY])]
+    gated = params[GATE] < GATE_OFF or params[TOP] > 0 or params[PRIOR] != 0  # the learned model scores each turn
+    if params[GATE] < GATE_OFF:
+        search *= min(1.0, SEARCHED_SHARE_AT_NO_GATE + SEARCHED_SHARE_PER_PLACE_OF_GATE * max(params[GATE], 0.0))
+    if params[TOP] > 0:
+        search *= min(1.0, params[TOP] / MOVES_PER_SEARCHED_TURN)
+    return search + (LEARNED_GAMES_OF_BASIC if gated else 0.0)
 
 
 def work_perfect_info(params) -> float:
@@ -51,8 +70,9 @@ KNOBS = (
     Knob("policy", 0, 0, 4, "the rollout policy: 0 basic, 1 counter (its defaults), 2 weighted tuned-Np "
                             "(N players, 2..5) at every seat, 3 tuned-Np at the searcher's seat and basic elsewhere, "
                             "4 the learned player (`rollout_model`) at the searcher's seat and basic elsewhere"),
-    Knob("swap", 0, 0, 2, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
-                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments"),
+    Knob("swap", 0, 0, 3, "1: search the swap too (every distinct choice of 3 face-up cards); 0: basic's swap; "
+                          "2: basic's swap with every 10 kept in hand (heuristic swap mode 2), for experiments; "
+                          "3: the learned player's swap (`rollout_model`'s swap head)"),
     Knob("tens", 0, 0, 2, "turns where a 10 is playable: 0 searched like every move; 1 burn by rule (a 10 on a "
                           "non-empty pile, every count searched); 2 save it like basic (no 10 while another rank "
                           "is playable); 1 and 2 for experiments"),
@@ -62,18 +82,38 @@ KNOBS = (
     Knob("belief", 1, 0, 1, "the sampled states: 1 only the arrangements of the unseen cards that agree with the "
                             "opponents' pickups had they played like basic (no legal card then), alike "
                             "(0.019 places ahead of 0 at the same K); 0 every arrangement alike"),
-    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned policy's (4) model: " + ", ".join(
+    Knob("rollout_model", 0, 0, len(LEARNED_MODELS) - 1, "the learned model of the learned policy (4), the gate "
+                                                         "and the learned swap (3): " + ", ".join(
         f"{i} {name[:-4]}" for i, name in enumerate(LEARNED_MODELS))),
+    Knob("gate", GATE_OFF, -1, GATE_OFF, "a turn is played by the learned player (`rollout_model`) when its best "
+                                         "move's score leads the runner-up's by more than `gate` places, else "
+                                         f"searched; {GATE_OFF:g} = off (every turn searched), -1 = never searched",
+         integer=False),
+    Knob("top", 0, 0, 512, "a searched turn is searched over the learned model's `top` best moves only (0: every "
+                           "move)"),
+    Knob("prior", 0, 0, 1, "1: a searched turn's moves in the learned model's order (its best first, so it keeps "
+                           "the search's ties); 0: basic's move first, then the list's order"),
 )
 ROLLOUTS = [knob.name for knob in KNOBS].index("rollouts")
 ROLLOUT_MODEL = [knob.name for knob in KNOBS].index("rollout_model")
 POLICY = [knob.name for knob in KNOBS].index("policy")
+GATE = [knob.name for knob in KNOBS].index("gate")
+TOP = [knob.name for knob in KNOBS].index("top")
+PRIOR = [knob.name for knob in KNOBS].index("prior")
+
+
+def uses_learned_model(values: dict) -> bool:
+    """The learned rollout policy, the gate (`gate` or `top` on) and the learned swap read the model."""
+    return (int(values.get("policy", 0)) == POLICY_LEARNED_SELF or float(values.get("gate", GATE_OFF)) < GATE_OFF
+            or int(values.get("top", 0)) > 0 or int(values.get("prior", 0)) != 0
+            or int(values.get("swap", 0)) == SWAP_LEARNED)
 
 
 def learned_rollout_weights(values: dict):
-    """The learned policy reads the `learned` family's params (its default knobs, then the model of
-    `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT); other policies read nothing."""
-    if int(values.get("policy", 0)) != POLICY_LEARNED_SELF:
+    """The learned model's users (`uses_learned_model`) read the `learned` family's params (its default
+    knobs, then the model of `rollout_model`) after the search's knobs (idiotsim.search.LEARNED_AT);
+    every other search reads nothing there."""
+    if not uses_learned_model(values):
         return ()
     return LEARNED.params({"model": values.get("rollout_model", 0)})
 
@@ -91,6 +131,15 @@ def decide_perfect_info(obs, hand, params, rng):
     return search_decision(obs, hand, params, rng, true_state(obs), True)
 
 
+# The gated search (reports/learned.md, "The learned player with a gated search"): the learned player's
+# move and swap where its model's best leads by more than GATED_KNOBS' gate, a search at K = 16 over its 3 best
+# moves elsewhere; chosen on the tuning deals at 4 players, one model and one setting for every table size.
+GATED_KNOBS = dict(rollouts=16, gate=0.055, top=3, swap=3)
+PRESETS = {f"learned-search-{n}p": Preset(f"the learned player ({n} players) searching only its close turns: "
+                                          "gate 0.055 places, K = 16 over its 3 best moves (reports/learned.md)",
+                                          **GATED_KNOBS) for n in (2, 3, 4, 5)}
+
+
 STRATEGY = Strategy(
     name="search",
     decide=decide,
@@ -101,6 +150,7 @@ STRATEGY = Strategy(
     knobs=KNOBS,
     work=work,
     weights=learned_rollout_weights,
+    presets=PRESETS,
 )
 SEARCH = STRATEGY
 
