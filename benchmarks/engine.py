@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/engine.py            # everything (a few minutes)
     .venv/bin/python benchmarks/engine.py --quick    # smaller runs, no 10M-game memory run
-    .venv/bin/python benchmarks/engine.py --run      # only the breakdown of `idiotsim run`, 1,000,000 games
+    .venv/bin/python benchmarks/engine.py --run      # only the breakdown of `idiotsim run` (benchmarks/run.py)
 
 Figures are printed, never asserted: targets live in the issues and the README.
 """
@@ -95,66 +95,9 @@ def run_command(games: int) -> None:
               f"= {games / wall:,.0f} games/s; peak RSS {rss / 1024:.0f} MB")
 
 
-# `idiotsim run` in a child with its stages timed: the engine (`play_batch`), the result frames, the
-# Parquet writing and the summary table are wrapped where the command calls them; the rest is start-up.
-# Each stage in wall seconds; the engine and the whole command also in CPU seconds of the process (steadier
-# on a loaded machine; polars writes on threads of its own, so a stage's CPU is not the calling thread's).
-RUN_STAGES = """
-import json, sys, time
-clocks = lambda: (time.perf_counter(), time.process_time())
-t0 = clocks()
-from idiotsim.cli import main
-imported = clocks()
-import idiotsim.engine as en, idiotsim.results as results, idiotsim.cli.play as play
-spent = {stage: [0.0, 0.0] for stage in ("engine", "frames", "parquet", "table")}
-def timed(stage, fn):
-    def wrapper(*args, **kwargs):
-        start = clocks()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            spent[stage] = [s + b - a for s, a, b in zip(spent[stage], start, clocks())]
-    return wrapper
-en.play_batch = timed("engine", en.play_batch)
-results.games_frame = timed("frames", results.games_frame)
-results.write_parquet = timed("parquet", results.write_parquet)
-play.print_seat_table = timed("table", play.print_seat_table)
-sys.argv = ["idiotsim", "run"] + sys.argv[1:]
-try:
-    main()
-except SystemExit:
-    pass
-end = clocks()
-spent.update(imports=[b - a for a, b in zip(t0, imported)], python_total=[b - a for a, b in zip(t0, end)])
-print(json.dumps(spent), file=sys.stderr)
-"""
-
-
-def run_breakdown(games: int) -> None:
-    """Where the time of `idiotsim run` (one thread, warm cache) goes, and its ratio to the engine's own time:
-    the command as it is, then a child with its stages timed (which imports polars before it starts)."""
-    import json
-    with tempfile.TemporaryDirectory() as out:
-        args = ["--players", "4", "--games", str(games), "--seed", "1", "--out", out, "--force", "--threads", "1"]
-        timed([IDIOTSIM, "run"] + args)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall, _ = timed([IDIOTSIM, "run"] + args)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        child = subprocess.run([sys.executable, "-c", RUN_STAGES] + args, cwd=ROOT, capture_output=True, text=True,
-                               check=True)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    t = json.loads(child.stderr.strip().splitlines()[-1])
-    engine_wall, engine_cpu = t["engine"]
-    print(f"`idiotsim run` {games:,} games, one thread, warm cache: {wall:.2f} s wall = {wall / engine_wall:.2f}x "
-          f"the engine's own {engine_wall:.2f} s; {cpu:.2f} s CPU = {cpu / engine_cpu:.2f}x the engine's "
-          f"{engine_cpu:.2f} s; its stages (wall, and CPU of the process: steadier under load):")
-    stages = [("imports (with the engine's cache load)", t["imports"]), ("engine", t["engine"]),
-              ("result frames", t["frames"]), ("Parquet writing (behind the play)", t["parquet"]),
-              ("summary table", t["table"])]
-    inside = [sum(v[i] for _, v in stages) for i in (0, 1)]
-    stages.append(("other (polars here, seats, folders, manifest)", [t["python_total"][i] - inside[i] for i in (0, 1)]))
-    for name, (w, c) in stages:
-        print(f"  {name:<46} {w:6.2f} s wall {c:6.2f} s CPU")
+def run_breakdown() -> None:
+    """Where the time of `idiotsim run` goes: benchmarks/run.py (one home for the stage timers), 1,000,000 games."""
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--repeats", "1"], check=True, cwd=ROOT)
 
 
 def main() -> None:
@@ -163,7 +106,7 @@ def main() -> None:
     parser.add_argument("--run", action="store_true", help="only the breakdown of `idiotsim run`")
     args = parser.parse_args()
     if args.run:
-        run_breakdown(1_000_000)
+        run_breakdown()
         return
     games = 100_000 if args.quick else 400_000
     all_threads = numba.config.NUMBA_NUM_THREADS
@@ -182,7 +125,7 @@ def main() -> None:
                   f"{ref:>10,.0f} {one / ref:>7,.0f}x", flush=True)
     print(f"threading layer: {numba.threading_layer()}")
     start_times()
-    run_breakdown(1_000_000)
+    run_breakdown()
     run_command(1_000_000)
     if not args.quick:
         run_command(10_000_000)

@@ -118,12 +118,7 @@ def read_frontier(path: Path) -> list[dict]:
 
 
 def write_frontier(rows: list[dict], path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, FRONTIER_FIELDS)
-        w.writeheader()
-        w.writerows(rows)
-    tmp.replace(path)
+    write_rows(rows, path, FRONTIER_FIELDS)
 
 
 def search_deals_by_k(text: str, default: int) -> dict[int, int]:
