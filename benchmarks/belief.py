@@ -19,32 +19,25 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import sampler, search
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.search import POLICY_PARAMS
+from rollout_work import new_work, seat_views
 
 
 @njit(cache=True)
 def _samples(states, repeats, belief, roll_out):
     """Samples of each state's position, `repeats` times (its hidden pool built once, as a search
     builds it once per decision), each rolled out by `basic` when `roll_out`."""
-    work = np.zeros(search.WORK_SIZE, np.int64)
-    sample = work[search.SAMPLE:search.ROLL]
-    roll = work[search.ROLL:search.POOL]
-    pool = work[search.POOL:search.SNAP]
-    snap = work[search.SNAP:search.MOVES]
+    _, (sample, roll, pool, snap, hidden) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
-    hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
     total = 0
     for i in range(states.shape[0]):
-        st = states[i]
-        seat = st[ob.SEAT]
-        obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+        seat, obs, hand = seat_views(states[i])
         m = sampler.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
         for _ in range(repeats):
             total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)

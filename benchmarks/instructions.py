@@ -39,6 +39,7 @@ from idiotsim import search
 from idiotsim.rules import Rules
 from idiotsim.sampler import BASIC_MODEL
 from idiotsim.search import POLICY_PARAMS
+from rollout_work import new_work, seat_views
 from idiotsim.simulate import play_games
 from idiotsim.strategies.search import STRATEGY
 from idiotsim.strategy_api import load_strategies
@@ -69,25 +70,18 @@ def callgrind_helper():
 def _phase(states, repeats, phase, actions):
     """`repeats` units of `phase` from each state; the rollouts' actions (cycles skipped not counted)
     into actions[0]; returns the sum of places (so nothing is optimised away)."""
-    work = np.zeros(search.WORK_SIZE, np.int64)
-    sample = work[search.SAMPLE:search.ROLL]
-    roll = work[search.ROLL:search.POOL]
-    pool = work[search.POOL:search.SNAP]
-    snap = work[search.SNAP:search.MOVES]
-    hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
+    _, (sample, roll, pool, snap, hidden) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
     places = 0
     actions[0] = 0
     for i in range(states.shape[0]):
-        st = states[i]
-        seat = st[ob.SEAT]
-        obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+        seat, obs, hand = seat_views(states[i])
         m = search.hidden_pool(obs, hand, hidden)
         for _ in range(repeats):
             if phase == TRUTH:
-                search.copy_state(st, roll)
+                search.copy_state(states[i], roll)
             else:
                 places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_MODEL)
                 if phase >= COPY:

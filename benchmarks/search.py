@@ -23,13 +23,13 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import search
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.sampler import BASIC_MODEL, UNIFORM
 from idiotsim.search import POLICY_PARAMS
+from rollout_work import new_work, seat_views
 from idiotsim.simulate import play_games
 from idiotsim.strategies.search import STRATEGY
 from idiotsim.strategy_api import load_strategies
@@ -43,15 +43,10 @@ def _rollouts(states, repeats, belief):
     """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
     `belief` (idiotsim.sampler; the hidden pool built once per state, as a search builds it once per
     decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
-    work = np.zeros(search.WORK_SIZE, np.int64)
-    sample = work[search.SAMPLE:search.ROLL]
-    roll = work[search.ROLL:search.POOL]
-    pool = work[search.POOL:search.SNAP]
-    snap = work[search.SNAP:search.MOVES]
+    _, (sample, roll, pool, snap, hidden) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
-    hidden = work[search.HIDDEN:search.HIDDEN_BUILT]
     places = 0
     if belief == TRUTH:  # the positions in turn: one position's rollouts in a row would replay one game
         for _ in range(repeats):
@@ -61,9 +56,7 @@ def _rollouts(states, repeats, belief):
                 places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
         return places
     for i in range(states.shape[0]):
-        st = states[i]
-        seat = st[ob.SEAT]
-        obs, hand = st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+        seat, obs, hand = seat_views(states[i])
         m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
         for _ in range(repeats):
             search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)

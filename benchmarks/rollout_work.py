@@ -1,0 +1,31 @@
+"""What the rollout benchmarks (search.py, belief.py, instructions.py) set up alike: one search work
+array cut into the sections a decision uses, and a stored state's seat views."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from idiotsim import engine as en
+from idiotsim import observation as ob
+from idiotsim import search
+
+
+@njit(cache=True)
+def work_sections(work):
+    """(sample, roll, pool, snap, hidden): the sections of a search work array (idiotsim.search's layout)."""
+    return (work[search.SAMPLE:search.ROLL], work[search.ROLL:search.POOL], work[search.POOL:search.SNAP],
+            work[search.SNAP:search.MOVES], work[search.HIDDEN:search.HIDDEN_BUILT])
+
+
+@njit(cache=True)
+def new_work():
+    """A zeroed search work array and its sections, as `work_sections` gives them."""
+    work = np.zeros(search.WORK_SIZE, np.int64)
+    return work, work_sections(work)
+
+
+@njit(cache=True)
+def seat_views(st):
+    """(seat, obs, hand) of a stored state: the deciding seat, its observation and its own hand."""
+    seat = st[ob.SEAT]
+    return seat, st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
