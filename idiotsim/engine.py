@@ -235,13 +235,16 @@ def _after_play(sp, seat, rank, count, source, n):
         sp[ob.PILE_RUN] = count
     sp[ob.PILE_SIZE] += count
     sp[ob.PILE_COUNTS + rank] += count
-    hand = HANDS + seat * NR
-    while sp[ob.HAND_SIZE + seat] < HAND_TARGET and sp[TALON_POS] < sp[TALON_LEN]:  # R16.1
-        sp[hand + sp[TALON + sp[TALON_POS]]] += 1
-        sp[TALON_POS] += 1
-        sp[ob.HAND_SIZE + seat] += 1
-        sp[ob.TALON_SIZE] -= 1
-        sp[ob.PICKUP_FREE + seat] += 1
+    drawn = min(HAND_TARGET - sp[ob.HAND_SIZE + seat], sp[TALON_LEN] - sp[TALON_POS])  # R16.1
+    if drawn > 0:
+        hand = HANDS + seat * NR
+        first = TALON + sp[TALON_POS]
+        for i in range(first, first + drawn):
+            sp[hand + sp[i]] += 1
+        sp[TALON_POS] += drawn
+        sp[ob.HAND_SIZE + seat] += drawn
+        sp[ob.TALON_SIZE] -= drawn
+        sp[ob.PICKUP_FREE + seat] += drawn
     run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
@@ -807,10 +810,11 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     n = sp[ob.PLAYERS]
     watch_from = sp[ob.ACTIONS] + CYCLE_WATCH_FROM
     power, lam = 1, (0 if skip_cycles else -1)
+    limit = sp[ob.ACTION_LIMIT]
     while sp[PLAYERS_IN] > 1 and sp[ob.PLACE + searcher] == 0:
         if lam >= 0 and sp[ob.ACTIONS] >= watch_from:
             power, lam = _brent_step(sp, seat, n, snap, power, lam)
-        if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
+        if sp[ob.ACTIONS] >= limit:  # R20
             break
         if sp[SEAT_BASIC + seat]:
             played = _basic_turn(sp, seat, n)
