@@ -24,7 +24,10 @@ Strategies are first-class functions of one signature (``strategy_api.SIG``)
 passed as a tuple indexed by seat, so one cached compile serves every mix. A call
 through the tuple passes four arrays as 28 machine words and cannot be inlined, so
 `basic` (the reference player, and every report's opponent) is played inline
-instead: the same code (``toolkit.play_like_basic``), about 10% more games/s.
+instead. Its swap and blind turns are ``toolkit.play_like_basic``; its other
+turns (`_basic_turn`, when not recording) go straight from the state to the
+move's effects: no observation handed out, no move check (basic makes only
+legal moves), about 20% fewer instructions per action.
 Each game draws its deck from ``(seed, game index)`` streams only, so any
 game can be replayed alone and results do not depend on threads or chunks.
 
@@ -67,8 +70,9 @@ GAME = DECK + MAX_CARDS
 RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
 SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
 SEAT_STRATEGY = GAME + 16
-# 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`play_like_basic`, the
-# same code) instead of calling it through the strategy table, which passes four arrays as 28 words
+# 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`_basic_turn`, or
+# `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
+# four arrays as 28 words
 SEAT_BASIC = SEAT_STRATEGY + MAX_PLAYERS
 STATE_SIZE = SEAT_BASIC + MAX_PLAYERS
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
@@ -235,16 +239,13 @@ def _after_play(sp, seat, rank, count, source, n):
         sp[ob.PILE_RUN] = count
     sp[ob.PILE_SIZE] += count
     sp[ob.PILE_COUNTS + rank] += count
-    drawn = min(HAND_TARGET - sp[ob.HAND_SIZE + seat], sp[TALON_LEN] - sp[TALON_POS])  # R16.1
-    if drawn > 0:
-        hand = HANDS + seat * NR
-        first = TALON + sp[TALON_POS]
-        for i in range(first, first + drawn):
-            sp[hand + sp[i]] += 1
-        sp[TALON_POS] += drawn
-        sp[ob.HAND_SIZE + seat] += drawn
-        sp[ob.TALON_SIZE] -= drawn
-        sp[ob.PICKUP_FREE + seat] += drawn
+    hand = HANDS + seat * NR
+    while sp[ob.HAND_SIZE + seat] < HAND_TARGET and sp[TALON_POS] < sp[TALON_LEN]:  # R16.1
+        sp[hand + sp[TALON + sp[TALON_POS]]] += 1
+        sp[TALON_POS] += 1
+        sp[ob.HAND_SIZE + seat] += 1
+        sp[ob.TALON_SIZE] -= 1
+        sp[ob.PICKUP_FREE + seat] += 1
     run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
@@ -799,8 +800,10 @@ def _policy_move(st, sp, seat, policy, params, rng):
 @kernel(inline="always")
 def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     """Play the round in `st` on from `seat` to act, every seat playing `policy` (`basic` inline at
-    the seats SEAT_BASIC marks, see `mark_basic_seats`), until the place of `searcher` is decided (R16.3 out, R18 the Idiot, R20 the action limit); returns that place, or
-    -1 on an illegal move. `st` must not record (RECORD 0).
+    the seats SEAT_BASIC marks, see `mark_basic_seats`), until the place of `searcher` is decided (R16.3
+    out, R18 the Idiot, R20 the action limit); returns that place, or -1 on an illegal move. `st` must
+    not record (RECORD 0). The observation's turn fields (`_show_turn`) are left as the last policy
+    turn set them: `basic`'s inline turns do not write them.
 
     A deterministic policy that never reads ACTIONS repeats itself once a position comes back (all
     players picking up in turn, say): with `skip_cycles`, Brent's algorithm finds the cycle and
@@ -810,11 +813,10 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     n = sp[ob.PLAYERS]
     watch_from = sp[ob.ACTIONS] + CYCLE_WATCH_FROM
     power, lam = 1, (0 if skip_cycles else -1)
-    limit = sp[ob.ACTION_LIMIT]
     while sp[PLAYERS_IN] > 1 and sp[ob.PLACE + searcher] == 0:
         if lam >= 0 and sp[ob.ACTIONS] >= watch_from:
             power, lam = _brent_step(sp, seat, n, snap, power, lam)
-        if sp[ob.ACTIONS] >= limit:  # R20
+        if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
             break
         if sp[SEAT_BASIC + seat]:
             played = _basic_turn(sp, seat, n)
