@@ -115,6 +115,7 @@ def one_run(python: str, games: int, players: int, out: str, cwd: str) -> dict:
     args = ["--players", str(players), "--games", str(games), "--seed", "1", "--out", out, "--force",
             "--threads", "1"]
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an install has its bytecode: the warm-up run writes a checkout's
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     child = subprocess.run([python, "-c", CHILD] + args, cwd=cwd, env=env, capture_output=True, text=True)

@@ -21,6 +21,7 @@ try:  # typer 0.2x ships its own copy of click and no longer depends on it
 except ImportError:  # pragma: no cover - older typer runs on click itself
     from click import exceptions as _click_exc
 
+from idiotsim.cli.coercion import spare_validators
 from idiotsim.errors import UserError
 
 
@@ -29,7 +30,7 @@ def _hide_flag_types(params: list) -> list:
     for param in params:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
-    return params
+    return spare_validators(params)
 
 
 class Command(TyperCommand):
