@@ -12,6 +12,7 @@ import typer
 
 from idiotsim.cards import read_deck_file
 from idiotsim.chunks import executor_from_flags
+from idiotsim.cli.app import quick_exit_when_done
 from idiotsim.cli.options import (ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
                                   RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
                                   check_games, check_seed, load_rules_option,
@@ -185,6 +186,8 @@ def run(
     with executor:
         result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor)
     print_seat_table(result_dir, rules.players)
+    if cluster is None and workers is None:  # a Dask cluster's processes are left to the usual exit
+        quick_exit_when_done()
 
 
 def print_seat_table(out_dir, players: int) -> None:
