@@ -165,3 +165,18 @@ def test_engine_seats_is_the_gather_of_the_seating(index):
     seating = np.random.default_rng(7).integers(0, 4, size=(300, 4)).astype(np.int8)
     seats = engine_seats(index, seating)
     assert seats.dtype == np.int8 and seats.flags.c_contiguous and np.array_equal(seats, index[seating])
+
+
+def test_a_run_removes_the_staging_folders_of_a_killed_run_of_the_same_output(tmp_path):
+    from idiotsim.rules import Rules
+    from idiotsim.runner import STAGING_PREFIX, run
+    from idiotsim.strategy_api import load_strategies
+    out = tmp_path / "run"
+    stale = out / f"{STAGING_PREFIX}0123abcd"  # as kill -9 leaves it: a chunk written, never moved
+    stale.mkdir(parents=True)
+    (stale / "games-000000000000.parquet").write_bytes(b"half a run")
+    (out / "notes.txt").write_text("kept")
+    rules = Rules(players=2)
+    run(rules, load_strategies("basic", 2), 1, 20, out, chunk_games=8)
+    assert sorted(p.name for p in out.iterdir()) == ["games-000000000000.parquet", "games-000000000008.parquet",
+                                                       "games-000000000016.parquet", "notes.txt", "run.json"]
