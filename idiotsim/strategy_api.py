@@ -149,12 +149,17 @@ def load_strategy(spec: str) -> SeatStrategy:
         strategy = _registered(name)
     values = dict(strategy.presets.get(name, {}))
     values.update(_parse_knobs(strategy, knob_text))
+    if ".py:" in spec:  # a user's function: compiled now, so that a failure is one line, not a traceback
+        _compile_users(strategy, spec)  # (a shipped family compiles, or loads from the cache, when it first plays)
+    return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
+
+
+def _compile_users(strategy: Strategy, spec: str) -> None:
     try:
         compiled(strategy.decide)
-    except Exception as e:  # a user's function that numba cannot compile: one line, not a traceback
+    except Exception as e:  # numba's error in any form
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(f"strategy {spec!r} does not compile with the strategy signature: {first}") from None
-    return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
 
 
 OPENSPIEL_PREFIX = "openspiel:"  # an OpenSpiel bot as a seat: ``openspiel:ismcts:simulations=1000``

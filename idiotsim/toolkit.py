@@ -28,6 +28,9 @@ strategy's Python function, in the reference engine.
 """
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import sys
 from collections import namedtuple
 from dataclasses import dataclass, field
 
@@ -498,3 +501,29 @@ class Strategy:
         if self.weights is None:
             return knobs
         return np.concatenate([knobs, np.asarray(self.weights(values), dtype=np.float64)])
+
+    def __reduce__(self):
+        """Pickled (for a Dask worker) with its decision function by import name when it is importable,
+        as every shipped family's is: numba rebuilds a pickled function by value and without its disk
+        cache, so each worker process would compile it again (minutes for the search family)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        reference = _import_name(self.decide)
+        if reference is None:
+            return (_strategy_from_fields, (fields, None))
+        fields["decide"] = None
+        return (_strategy_from_fields, (fields, reference))
+
+
+def _import_name(function) -> tuple[str, str] | None:
+    """(module, name) under which `function` is importable in any process, or None (a user's file
+    loaded by path, a function made at run time)."""
+    module, name = getattr(function, "__module__", None), getattr(function, "__name__", None)
+    if not module or not name or not module.startswith("idiotsim."):
+        return None
+    return (module, name) if getattr(sys.modules.get(module), name, None) is function else None
+
+
+def _strategy_from_fields(fields: dict, reference: tuple[str, str] | None) -> Strategy:
+    if reference is not None:
+        fields = dict(fields, decide=getattr(importlib.import_module(reference[0]), reference[1]))
+    return Strategy(**fields)

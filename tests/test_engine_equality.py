@@ -30,9 +30,12 @@ players pick up voluntarily and make long games), so most games seat at most
 one ``random`` player; 3 games in 64 seat two, alternate them or are all random.
 
 Coverage: >= 2,000 decks for each variant alone and for each player count
-2..10 (the two-deck tables of 6..10 players, V7, have a case of their own: a
-game there costs 10-16 ms on the two engines), and 2,000 games each of 6..10
-players in the outcome test.
+2..5, and >= 1,200 for each of 6..10 (the two-deck tables of V7, a case of
+their own: a game there costs 10-16 ms on the two engines and holds about three
+times the decisions of a 4-player game). The outcome test plays every
+(variant, players, seats) group once, 16,000 games: its own concern is the
+batch path (blocks, per-game streams, the result arrays), which any game
+exercises; the rare table states are the trace test's.
 
 On a mismatch a test reports every differing game (up to a few per case) with
 variant, players, seats, seed, game and the first differing trace line.
@@ -66,7 +69,7 @@ VARIANTS = [
     ("V5_chance", {"chance": True}, range(2, 6), 2000),
     ("V6_ten_only_on_lower", {"ten_only_on_lower": True}, range(2, 6), 2000),
     ("V7_decks_2", {"decks": 2}, range(2, 11), 2007),
-    ("V7_decks_2_players_6_to_10", {"decks": 2}, range(6, 11), 10000),
+    ("V7_decks_2_players_6_to_10", {"decks": 2}, range(6, 11), 5000),
     ("V8_idiot_deals_rounds_2", {"idiot_deals": True, "rounds": 2}, range(2, 6), 2000),
     ("V9_burn_plays_again_false", {"burn_plays_again": False}, range(2, 6), 2000),
     ("V10_six_burn_3", {"six_burn": 3}, range(2, 6), 2000),
@@ -210,7 +213,7 @@ def shards(variants) -> list:
 # ---- the plan -------------------------------------------------------------
 
 def test_plan_covers_every_variant_and_player_count():
-    """>= 2,000 decks for every docs/rules.md variant alone and for every player count 2..10."""
+    """>= 2,000 decks for every docs/rules.md variant alone and for every player count 2..5, >= 1,200 for 6..10."""
     per_count = Counter()
     for case, fields, players, decks in VARIANTS:
         games = case_games(fields, decks)
@@ -223,7 +226,7 @@ def test_plan_covers_every_variant_and_player_count():
         "low_rank", "lowest_starts", "rounds", "chance", "ten_only_on_lower", "decks", "idiot_deals",
         "burn_plays_again", "six_burn", "last_hand_with_faceup", "opening_lowest"}
     for n in range(2, 11):
-        assert per_count[n] >= 2000, (n, per_count[n])
+        assert per_count[n] >= (2000 if n <= 5 else 1200), (n, per_count[n])
     specs = Counter(seat_spec(k, 4) for k in range(64))
     assert specs["basic"] and specs["random"] and len(specs) >= 6
 
@@ -270,14 +273,15 @@ def test_trace_equality_with_the_python_checksum(case, fields, players, decks):
 
 # ---- outcome equality ---------------------------------------------------------
 
-# 64,000 games in 128 groups of 500: every (variant, players, seats) combination (124) at least
-# once, so any divergence that touches one game in 20,000 is found with probability 96%. The
-# reference engine takes about 3 ms of CPU per game in this mix (more with a `random` seat or two
-# decks), so this is the largest test here after the report check: about 3 minutes of CPU, shared by
-# the two pytest-xdist workers.
-OUTCOME_GAMES = 64_000
-OUTCOME_BLOCK = 500  # games per play_games call: one (variant, players, seats) group
-OUTCOME_SHARDS = 16
+# 16,000 games in 128 groups of 125: every (variant, players, seats) combination (124) at least
+# once, so a divergence of the batch path that touches one game in 5,000 is found with probability
+# 96%. Rarer table states are the trace test's concern (about 32,500 decks above, through the same
+# rules code); what only this test sees is the batch path itself (parallel blocks, per-game streams,
+# the result arrays), which a fault breaks in many games at once. The reference engine takes about
+# 3 ms of CPU per game in this mix (more with a `random` seat or two decks).
+OUTCOME_GAMES = 16_000
+OUTCOME_BLOCK = 125  # games per play_games call (two parallel blocks): one (variant, players, seats) group
+OUTCOME_SHARDS = 8
 OUTCOME_VARIANTS = [fields for _, fields, _, _ in VARIANTS if "rounds" not in fields]
 
 
@@ -306,7 +310,7 @@ def test_outcome_groups_cover_every_combination():
 @pytest.mark.long(10)
 @pytest.mark.parametrize("shard", range(OUTCOME_SHARDS))
 def test_outcomes_equal_reference(shard):
-    """``play_games`` against the reference ``MatchResult`` on OUTCOME_GAMES (64,000) games in all.
+    """``play_games`` against the reference ``MatchResult`` on OUTCOME_GAMES (16,000) games in all.
 
     Groups of OUTCOME_BLOCK consecutive games share rules (the one-round variants
     in turn, default rules included) and seats (all `basic`, or one `random`

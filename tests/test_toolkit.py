@@ -232,3 +232,20 @@ def test_each_shared_constant_is_defined_once(constant):
                 defined.append(path.name)
     assert len(defined) <= 1, defined
     assert TWO == 0 and TEN == 8
+
+
+def test_a_shipped_strategy_unpickles_in_a_new_process_with_its_disk_cache(tmp_path):
+    """A Dask worker gets its strategies pickled: a shipped family's decision function must arrive as
+    the module's own cached function, not a by-value copy that the worker compiles again."""
+    import pickle
+    import subprocess
+    import sys
+    from idiotsim.strategy_api import load_strategy
+    seat = load_strategy("learned-search-4p")
+    (tmp_path / "seat.pkl").write_bytes(pickle.dumps(seat))
+    code = ("import pickle, sys, importlib; seat = pickle.load(open(sys.argv[1], 'rb')); d = seat.decide; "
+            "print(d is importlib.import_module(d.__module__).decide, type(d._cache).__name__, seat.label)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "seat.pkl")], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "FunctionCache", "learned-search-4p"]
+    assert (pickle.loads(pickle.dumps(seat)).params == seat.params).all()
