@@ -221,10 +221,22 @@ def _end_of_start_up() -> None:
         gc.enable()
 
 
+def _check_text(args) -> None:
+    """Every argument must be text: Python keeps an undecodable byte of the command line as a lone
+    surrogate, which no file, table or Parquet path can hold (polars fails deep inside on it)."""
+    for arg in args:
+        try:
+            str(arg).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(arg).decode("utf-8", "backslashreplace")
+            raise UserError(f"argument '{shown}' is not valid UTF-8 text") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; a user error becomes one ``error: ...`` line and exit code 2."""
     previous = _catch_interrupts()
     try:
+        _check_text(sys.argv[1:] if argv is None else argv)
         result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
     except UserError as e:
         _fail(str(e))
