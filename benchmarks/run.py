@@ -76,29 +76,35 @@ play.load_seats = wrap("strategy loading", play.load_seats)
 chunks._import_writer = wrap("polars import (writer thread)", chunks._import_writer)
 chunks._write_frame = wrap("Parquet writing (writer thread)", chunks._write_frame)
 play.print_seat_table = wrap("placement table", play.print_seat_table)
+import atexit, os
+
+def cpu_of_thread(task):  # utime + stime of a live thread, from /proc (Linux)
+    with open(f"/proc/self/task/{task}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+def name_of_thread(task):
+    with open(f"/proc/self/task/{task}/comm") as f:
+        return f.read().strip()
+
+@atexit.register  # the console script's quick exit runs the exit handlers, then skips the teardown
+def report_stages():
+    t1 = (time.perf_counter(), time.process_time(), time.thread_time())
+    spent["inside"] = [t1[0] - t0[0], t1[1] - t0[1]]
+    spent["main thread"] = [0.0, t1[2] - t0[2]]
+    try:  # polars' own threads (compression, its pools) are named; Python's threads are all "python"
+        tasks = os.listdir("/proc/self/task")
+        spent["polars' own threads"] = [0.0, sum(cpu_of_thread(t) for t in tasks if name_of_thread(t) != "python")]
+    except OSError:
+        pass
+    print(json.dumps(spent), file=sys.stderr, flush=True)
+
 sys.argv = ["idiotsim", "run"] + sys.argv[1:]
 try:
     main()
 except SystemExit as e:
     if e.code:
         raise
-t1 = (time.perf_counter(), time.process_time(), time.thread_time())
-spent["inside"] = [t1[0] - t0[0], t1[1] - t0[1]]
-spent["main thread"] = [0.0, t1[2] - t0[2]]
-import os
-def cpu_of_thread(task):  # utime + stime of a live thread, from /proc (Linux)
-    with open(f"/proc/self/task/{task}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-def name_of_thread(task):
-    with open(f"/proc/self/task/{task}/comm") as f:
-        return f.read().strip()
-try:  # polars' own threads (compression, its pools) are named; Python's threads are all "python"
-    tasks = os.listdir("/proc/self/task")
-    spent["polars' own threads"] = [0.0, sum(cpu_of_thread(t) for t in tasks if name_of_thread(t) != "python")]
-except OSError:
-    pass
-print(json.dumps(spent), file=sys.stderr)
 """
 
 ORDER = ("import numba", "import the command's modules", "numba target set-up", "numba cache loads",
@@ -115,6 +121,7 @@ def one_run(python: str, games: int, players: int, out: str, cwd: str) -> dict:
     args = ["--players", str(players), "--games", str(games), "--seed", "1", "--out", out, "--force",
             "--threads", "1"]
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an install has its bytecode: the warm-up run writes a checkout's
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     child = subprocess.run([python, "-c", CHILD] + args, cwd=cwd, env=env, capture_output=True, text=True)

@@ -67,11 +67,13 @@ def map_in_order(task: Callable, arguments: Iterable[tuple], executor: Executor 
 
 
 def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]], executor: Executor | None = None,
-                      on_written: Callable[[Path], None] | None = None, to_frame: Callable | None = None) -> None:
+                      on_written: Callable[[Path], None] | None = None, to_frame: Callable | None = None,
+                      warm_up: Callable[[], object] | None = None) -> None:
     """Write the Parquet file `path` holding `make_frame(*args)` for each (path, args) not written yet
     (with `to_frame`, the frame `to_frame(make_frame(*args))`).
 
-    `on_written(path)` is called for each new file in the order of `chunks`."""
+    `on_written(path)` is called for each new file in the order of `chunks`. Here (``LocalExecutor``),
+    `warm_up()` runs on the writer thread while the first chunk plays: imports needed only afterwards."""
     executor = executor or LocalExecutor()
     folders = sorted({Path(path).parent for path, _ in chunks})
     for folder in folders:
@@ -79,7 +81,7 @@ def write_chunk_files(make_frame: Callable, chunks: Sequence[tuple[Path, tuple]]
         executor.check_writable(folder)
     todo = [(str(path), make_frame, args) for path, args in chunks if not Path(path).exists()]
     if isinstance(executor, LocalExecutor):
-        written = write_behind(todo, to_frame)
+        written = write_behind(todo, to_frame, warm_up)
     else:
         if to_frame is not None:
             todo = [(path, Converted(make_frame, to_frame), args) for path, make_frame, args in todo]
@@ -101,7 +103,8 @@ class Converted:
         return self.to_frame(self.make_frame(*args))
 
 
-def write_behind(todo: list, to_frame: Callable | None = None) -> Iterator[str]:
+def write_behind(todo: list, to_frame: Callable | None = None, warm_up: Callable[[], object] | None = None
+                 ) -> Iterator[str]:
     """Here, the chunks in order, each converted (``to_frame``) and written by a writer thread while the
     next one plays (the engine releases the GIL): the import of polars and the converting and writing of
     every file but the last overlap the play. Yields each path once its file is written; an error in
@@ -109,6 +112,8 @@ def write_behind(todo: list, to_frame: Callable | None = None) -> Iterator[str]:
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(1, thread_name_prefix="idiotsim-writer") as writer:
         writer.submit(_import_writer)
+        if warm_up is not None:
+            writer.submit(warm_up)
         pending = None
         for path, make_frame, args in todo:
             played = make_frame(*args)

@@ -17,6 +17,7 @@ from idiotsim.simulate import play_games
 
 CHUNK_GAMES = 500_000  # rows per Parquet file (>= 100k keeps files efficient)
 MANIFEST = "run.json"
+STAGING_PREFIX = ".staging-"  # the hidden folder a run's chunks are written to before they move into place
 
 
 def check_out_dir(out: Path, force: bool) -> None:
@@ -27,17 +28,20 @@ def check_out_dir(out: Path, force: bool) -> None:
 
 
 def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_games: int = CHUNK_GAMES,
-        force: bool = False, executor: Executor | None = None) -> Path:
+        force: bool = False, executor: Executor | None = None, warm_up=None) -> Path:
     """Play `games` games (or the given decks, `rules.rounds` per game) into `out_dir`.
 
     All chunks are staged in a hidden folder and moved into place only when every
     game has played, so an illegal move or an interrupt leaves no partial result.
-    `executor` plays the chunks (``idiotsim.chunks``; default: here).
+    `executor` plays the chunks (``idiotsim.chunks``; default: here); `warm_up` is passed to
+    ``write_chunk_files``.
     """
     out = Path(out_dir)
     check_out_dir(out, force)
     make_folder(out)
-    staging = out / f".staging-{uuid.uuid4().hex}"
+    for stale in out.glob(f"{STAGING_PREFIX}*"):  # left by a run killed before its `finally` (kill -9)
+        shutil.rmtree(stale, ignore_errors=True)
+    staging = out / f"{STAGING_PREFIX}{uuid.uuid4().hex}"
     staging.mkdir()
     specs = [s.label for s in seats]
     rules_fields = rules.as_dict()
@@ -47,7 +51,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
         chunk_decks = None if decks is None else decks[start * rules.rounds:(start + n) * rules.rounds]
         chunks.append((staging / chunk_name(start), (rules_fields, specs, seed, start, n, chunk_decks)))
     try:
-        write_chunk_files(run_chunk_games, chunks, executor, to_frame=chunk_frame)
+        write_chunk_files(run_chunk_games, chunks, executor, to_frame=chunk_frame, warm_up=warm_up)
         for old in out.glob("*.parquet"):
             old.unlink()
         for part in sorted(staging.glob("*.parquet")):

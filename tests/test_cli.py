@@ -616,6 +616,13 @@ def test_usage_errors_are_one_line(capsys, args, message):
     assert f"(see 'idiotsim {args[0]} --help')" in line or args[0] == "frobnicate"
 
 
+def test_an_undecodable_argument_is_one_line_and_writes_nothing(capsys, tmp_path):
+    out = tmp_path / "x\udcff"  # how Python keeps the byte 0xff of a command line it cannot decode
+    line = user_error(capsys, "run", "--games", 100, "--out", out)
+    assert line.endswith("x\\xff' is not valid UTF-8 text")
+    assert not list(tmp_path.iterdir())
+
+
 def test_help_exits_zero(capsys):
     code, out, _ = run_cli(capsys, "trace", "--help")
     assert code == 0 and "--strategies" in out and "--pretty" in out

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from idiotsim.cli import COMMANDS
+from idiotsim.cli import COMMANDS, coercion
 from idiotsim.simulate import engine_seats
 from idiotsim.strategies import registry
 
@@ -25,9 +25,10 @@ HEAVY = ("idiotsim.search", "idiotsim.strategies.search", "idiotsim.strategies.l
 
 
 def modules_after(code: str) -> set:
-    """The modules a fresh interpreter holds after running `code` (which may end in SystemExit)."""
-    script = (f"import json, sys\ntry:\n    {code}\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-              "print(json.dumps(sorted(sys.modules)))")
+    """The modules a fresh interpreter holds after running `code` (which may end in SystemExit, or in the
+    console script's quick exit, which runs the exit handlers)."""
+    script = ("import atexit, json, sys\natexit.register(lambda: print(json.dumps(sorted(sys.modules))))\n"
+              f"try:\n    {code}\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     return set(json.loads(out.strip().splitlines()[-1]))
 
@@ -41,6 +42,28 @@ def test_run_imports_no_search_learned_pandas_or_matplotlib(tmp_path):
     assert {"idiotsim.engine", "idiotsim.strategies.weighted", "polars"} <= loaded
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
     assert not [m for m in loaded if m.startswith(("matplotlib.", "pandas.", "idiotsim.learn."))]
+    assert "pydantic" not in loaded  # every value of these options is plain (idiotsim.cli.coercion)
+
+
+PLAIN_CASES = [(str, "results/x"), (str, ""), (str, " a b "), (str, "caf\u00e9"), (int, "0"), (int, "007"),
+               (int, "123456789012345678"), (int, 5), (list[str], ("rounds=2", "players=3")), (list[str], [])]
+OTHER_CASES = [(int, "-1"), (int, " 5"), (int, "5_0"), (int, "1.0"), (int, "1234567890123456789"), (int, "\u0663"),
+               (int, True), (str, "bad\udcff"), (list[str], ("a", 1)), (float, "1.5")]
+
+
+@pytest.mark.parametrize("annotation, value", PLAIN_CASES)
+def test_a_plain_value_is_what_typers_validator_gives(annotation, value):
+    pytest.importorskip("typer._adapters")  # typer's pydantic validators (typer 0.2x)
+    from typer._adapters import try_build_adapter
+    from typer.models import OptionInfo
+    certain, result = coercion.plain_value(annotation, value)
+    expected = try_build_adapter(annotation, OptionInfo()).validate_python(value)
+    assert certain and result == expected and type(result) is type(expected)
+
+
+@pytest.mark.parametrize("annotation, value", OTHER_CASES)
+def test_any_other_value_is_left_to_typers_validator(annotation, value):
+    assert coercion.plain_value(annotation, value) == (False, None)
 
 
 def test_importing_the_command_line_imports_no_command_module():
@@ -77,6 +100,37 @@ def test_an_unknown_name_still_lists_every_shipped_name(capsys):
     assert line == f"error: unknown strategy 'nosuch'; available: {', '.join(sorted(registry.NAMES))}"
 
 
+TEARDOWN_PROBE = """
+import atexit, os, sys
+class Probe:
+    def __del__(self, write=os.write):
+        write(2, b"torn down\\n")
+probe = Probe()  # collected when the interpreter tears down __main__
+atexit.register(lambda: print("exit handlers ran", file=sys.__stderr__, flush=True))
+from idiotsim.cli import console
+sys.argv = ["idiotsim"] + sys.argv[1:]
+console()
+"""
+
+
+def console_script(*argv):
+    return subprocess.run([sys.executable, "-c", TEARDOWN_PROBE, *argv], capture_output=True, text=True)
+
+
+def test_a_finished_run_exits_without_the_interpreter_teardown_and_a_failed_one_as_usual(tmp_path):
+    out = tmp_path / "run"
+    done = console_script("run", "--games", "30", "--seed", "2", "--players", "3", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Placements (30 games") and done.stdout.endswith("\n")
+    assert "stall rate:" in done.stdout
+    assert done.stderr == "exit handlers ran\n"  # flushed, exit handlers run, no teardown
+    assert (out / "run.json").exists() and len(list(out.glob("games-*.parquet"))) == 1
+    assert not list(out.glob(".*")), list(out.glob(".*"))
+    failed = console_script("run", "--games", "0", "--out", str(tmp_path / "other"))
+    assert failed.returncode == 2
+    assert failed.stderr == "error: --games must be 1..10**12, got 0\nexit handlers ran\ntorn down\n"
+
+
 def console_exit_code(monkeypatch, *argv) -> int:
     monkeypatch.setattr(sys, "argv", ["idiotsim", *argv])
     with pytest.raises(SystemExit) as exit_:
@@ -111,3 +165,18 @@ def test_engine_seats_is_the_gather_of_the_seating(index):
     seating = np.random.default_rng(7).integers(0, 4, size=(300, 4)).astype(np.int8)
     seats = engine_seats(index, seating)
     assert seats.dtype == np.int8 and seats.flags.c_contiguous and np.array_equal(seats, index[seating])
+
+
+def test_a_run_removes_the_staging_folders_of_a_killed_run_of_the_same_output(tmp_path):
+    from idiotsim.rules import Rules
+    from idiotsim.runner import STAGING_PREFIX, run
+    from idiotsim.strategy_api import load_strategies
+    out = tmp_path / "run"
+    stale = out / f"{STAGING_PREFIX}0123abcd"  # as kill -9 leaves it: a chunk written, never moved
+    stale.mkdir(parents=True)
+    (stale / "games-000000000000.parquet").write_bytes(b"half a run")
+    (out / "notes.txt").write_text("kept")
+    rules = Rules(players=2)
+    run(rules, load_strategies("basic", 2), 1, 20, out, chunk_games=8)
+    assert sorted(p.name for p in out.iterdir()) == ["games-000000000000.parquet", "games-000000000008.parquet",
+                                                       "games-000000000016.parquet", "notes.txt", "run.json"]

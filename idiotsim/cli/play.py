@@ -12,6 +12,7 @@ import typer
 
 from idiotsim.cards import read_deck_file
 from idiotsim.chunks import executor_from_flags
+from idiotsim.cli.app import quick_exit_when_done
 from idiotsim.cli.options import (ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
                                   RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
                                   check_games, check_seed, load_rules_option,
@@ -183,8 +184,15 @@ def run(
     executor = executor_from_flags(cluster, workers)
     check_out_folder(out)
     with executor:
-        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor)
+        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor,
+                                warm_up=_import_seat_table)
     print_seat_table(result_dir, rules.players)
+    if cluster is None and workers is None:  # a Dask cluster's processes are left to the usual exit
+        quick_exit_when_done()
+
+
+def _import_seat_table() -> None:
+    import idiotsim.cli.render  # noqa: F401 (rich: imported on the writer thread while the games play)
 
 
 def print_seat_table(out_dir, players: int) -> None:
