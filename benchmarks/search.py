@@ -9,6 +9,12 @@ Positions are the TURN decisions of games of `basic` (reference engine, every 2n
   search's default, and with the uniform one) copied and played on by `basic` to the end of the
   deciding seat's round (what a search does per move and sample), and the same from the true state
   without sampling; the ratio to the engine's full games/s;
+- what sets the two apart: rollouts from one sampled state per position replayed as the true states
+  are (the positions in turn, the sampling outside the timing), and the samples alone. Measured
+  (issue 19): the replayed samples are no faster than fresh ones and the samples alone cost a sixth
+  of a sampled rollout, while the true states' rollouts, as long in actions (41.8 against 42.6), run
+  faster: consecutive positions are decisions of one game, so their true rollouts replay the same
+  ending, whose branches the CPU's predictor has learned. The true-state row flatters;
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128.
 Times are the process's CPU time (one thread: a loaded machine's waits for a core do not count).
 Figures are printed, never asserted: the targets are in issue 13 (>= 600 decisions/s at K = 128) and
@@ -36,6 +42,8 @@ from idiotsim.strategy_api import load_strategies
 
 
 TRUTH = -1  # `_rollouts` from the true states
+REPLAYED = -2  # `_rollouts` from one sampled state per position (basic-model belief), replayed as the truth is
+SAMPLES_ONLY = -3  # `_rollouts` without rollouts: the samples alone (basic-model belief)
 
 
 @njit(cache=True)
@@ -48,10 +56,16 @@ def _rollouts(states, repeats, belief):
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
     places = 0
-    if belief == TRUTH:  # the positions in turn: one position's rollouts in a row would replay one game
-        for _ in range(repeats):
+    if belief == TRUTH or belief == REPLAYED:  # the positions in turn: one position's rollouts in a
+        starts = states.copy()                  # row would replay one game
+        if belief == REPLAYED:
             for i in range(states.shape[0]):
-                search.copy_state(states[i], roll)
+                seat, obs, hand = seat_views(states[i])
+                m = search.hidden_pool(obs, hand, hidden)
+                search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_MODEL)
+        for _ in range(repeats):
+            for i in range(starts.shape[0]):
+                search.copy_state(starts[i], roll)
                 seat = states[i, ob.SEAT]
                 places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
         return places
@@ -59,9 +73,11 @@ def _rollouts(states, repeats, belief):
         seat, obs, hand = seat_views(states[i])
         m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
         for _ in range(repeats):
-            search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
-            search.copy_state(sample, roll)
-            places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+            places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m,
+                                               BASIC_MODEL if belief == SAMPLES_ONLY else belief)
+            if belief != SAMPLES_ONLY:
+                search.copy_state(sample, roll)
+                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
     return places
 
 
@@ -127,9 +143,12 @@ def main() -> None:
     repeats = 20 if args.quick else 100
     for belief, label in ((BASIC_MODEL, "rollouts from sampled states, basic-model belief (the default)"),
                           (UNIFORM, "rollouts from sampled states, uniform belief"),
-                          (TRUTH, "rollouts from the true states")):
+                          (TRUTH, "rollouts from the true states"),
+                          (REPLAYED, "rollouts from one sampled state per position, replayed"),
+                          (SAMPLES_ONLY, "samples alone, basic-model belief (no rollout)")):
         rate = rollout_rate(states, belief, repeats)
-        print(f"{label + ':':<64} {rate:>12,.0f} rollouts/s  ({rate / games:.2f}x the engine's games/s)")
+        unit = "samples/s " if belief == SAMPLES_ONLY else "rollouts/s"
+        print(f"{label + ':':<64} {rate:>12,.0f} {unit}  ({rate / games:.2f}x the engine's games/s)")
     for k in (32, 128):
         rate, moves = decision_rate(found, k, 5 if args.quick else 20)
         print(f"search decisions, K = {k:<4}            {rate:>12,.0f} decisions/s  "

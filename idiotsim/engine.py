@@ -24,7 +24,10 @@ Strategies are first-class functions of one signature (``strategy_api.SIG``)
 passed as a tuple indexed by seat, so one cached compile serves every mix. A call
 through the tuple passes four arrays as 28 machine words and cannot be inlined, so
 `basic` (the reference player, and every report's opponent) is played inline
-instead: the same code (``toolkit.play_like_basic``), about 10% more games/s.
+instead. Its swap and blind turns are ``toolkit.play_like_basic``; its other
+turns (`_basic_turn`, when not recording) go straight from the state to the
+move's effects: no observation handed out, no move check (basic makes only
+legal moves), about 20% fewer instructions per action.
 Each game draws its deck from ``(seed, game index)`` streams only, so any
 game can be replayed alone and results do not depend on threads or chunks.
 
@@ -41,13 +44,13 @@ from numba.extending import intrinsic
 from idiotsim.jit import kernel
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, HAND_TARGET, SIX, TEN
+from idiotsim.cards import BASIC_KEY, HAND_TARGET, ORDINARY_MASK, SIX, TEN, TWO
 from idiotsim.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                               ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
-                              PICKUP, SIG, legal_mask, legal_now, play_like_basic)
+                              PICKUP, SIG, legal_mask, legal_now, lowest_rank, play_like_basic)
 
 MAX_STRATEGIES = 32  # distinct strategies one batch can seat
 STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
@@ -67,8 +70,9 @@ GAME = DECK + MAX_CARDS
 RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
 SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
 SEAT_STRATEGY = GAME + 16
-# 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`play_like_basic`, the
-# same code) instead of calling it through the strategy table, which passes four arrays as 28 words
+# 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`_basic_turn`, or
+# `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
+# four arrays as 28 words
 SEAT_BASIC = SEAT_STRATEGY + MAX_PLAYERS
 STATE_SIZE = SEAT_BASIC + MAX_PLAYERS
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
@@ -289,6 +293,14 @@ def _take_cards(sp, seat, action, source):
                         and sp[TALON_POS] == sp[TALON_LEN])
         if sp[ob.LAST_HAND_WITH_FACEUP] == 0 or not empties_hand or sp[faceup + rank] < extra:
             return _fail(sp, seat, ILLEGAL_EXTRA)
+    _remove_played(sp, seat, rank, count, extra, source)
+    return count + extra
+
+
+@kernel(inline="always")
+def _remove_played(sp, seat, rank, count, extra, source):
+    """The cards of a legal play leave the source (and V11's extra face-up cards join them)."""
+    faceup = ob.FACEUP + seat * NR
     if source == ob.SRC_HAND:
         sp[HANDS + seat * NR + rank] -= count
         sp[ob.HAND_SIZE + seat] -= count
@@ -301,21 +313,25 @@ def _take_cards(sp, seat, action, source):
         sp[ob.FACEUP_SIZE + seat] -= count
     sp[faceup + rank] -= extra
     sp[ob.FACEUP_SIZE + seat] -= extra
-    return count + extra
 
 
 NO_PICKUP = -2
 
 
+@kernel(inline="always")
+def _source_of(sp, seat):
+    """R13: where the seat plays from: its hand, else its face-up cards, else its blind cards."""
+    if sp[ob.HAND_SIZE + seat] > 0:
+        return ob.SRC_HAND
+    if sp[ob.FACEUP_SIZE + seat] > 0:
+        return ob.SRC_FACEUP
+    return ob.SRC_BLIND
+
+
 @kernel
 def _show_turn(sp, seat):
     """R13: the seat's source and what it may do, in the observation."""
-    if sp[ob.HAND_SIZE + seat] > 0:
-        source = ob.SRC_HAND
-    elif sp[ob.FACEUP_SIZE + seat] > 0:
-        source = ob.SRC_FACEUP
-    else:
-        source = ob.SRC_BLIND
+    source = _source_of(sp, seat)
     pile_size = sp[ob.PILE_SIZE]
     sp[ob.SEAT] = seat
     sp[ob.SOURCE] = source
@@ -374,6 +390,42 @@ def _apply(sp, seat, action, n):
         _pick_up(sp, seat, pickup_rank, play_source if pickup_rank >= 0 else -1)
         return _next_seat(sp, seat, n)
     return _after_play(sp, seat, rank, count, play_source, n)
+
+
+BLIND_TURN = -2  # `_basic_turn` at a blind turn: played the usual way
+
+
+@kernel(inline="always")
+def _basic_turn(sp, seat, n):
+    """The turn of a seat playing `basic` inline, straight from the state: `toolkit.basic_turn`'s move
+    (all copies of the lowest legal ordinary rank; else all 2s; else all 10s; else pick up), applied
+    as `_apply` applies it but without handing out the observation (`_show_turn`) or checking the
+    move (`basic` makes only legal ones: R9-R14, V11; V12's opening rank is the lowest ordinary one,
+    which it plays). Returns the next seat to act, or BLIND_TURN at a blind turn (R15), not played."""
+    source = _source_of(sp, seat)
+    if source == ob.SRC_BLIND:
+        return BLIND_TURN
+    row = HANDS + seat * NR if source == ob.SRC_HAND else ob.FACEUP + seat * NR
+    held = 0
+    for r in range(NR):
+        held |= (sp[row + r] > 0) << r
+    playable = held & sp[ob.LEGAL]
+    if playable & ORDINARY_MASK:
+        rank = lowest_rank(playable & ORDINARY_MASK)
+    elif playable & (1 << TWO):
+        rank = TWO
+    elif playable & (1 << TEN):
+        rank = TEN
+    else:  # R14: nothing playable, so the pile is not empty (every rank is legal on an empty pile)
+        _pick_up(sp, seat, -1, -1)
+        return _next_seat(sp, seat, n)
+    count = sp[row + rank]
+    extra = 0
+    if (source == ob.SRC_HAND and sp[ob.LAST_HAND_WITH_FACEUP] != 0 and sp[ob.TALON_SIZE] == 0
+            and count == sp[ob.HAND_SIZE + seat]):  # V11, as `toolkit.faceup_addable`
+        extra = sp[ob.FACEUP + seat * NR + rank]
+    _remove_played(sp, seat, rank, count, extra, source)
+    return _after_play(sp, seat, rank, count + extra, source, n)
 
 
 @kernel
@@ -536,10 +588,16 @@ def _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
     seat = starter
     stalled = False
     limit = sp[ob.ACTION_LIMIT]
+    inline_turns = sp[RECORD] == 0  # a recording logs every observation handed out, basic's too
     while sp[PLAYERS_IN] > 1:  # R18
         if sp[ob.ACTIONS] >= limit:  # R20
             stalled = True
             break
+        if inline_turns and sp[SEAT_BASIC + seat]:
+            played = _basic_turn(sp, seat, n)
+            if played != BLIND_TURN:
+                seat = played
+                continue
         _show_turn(sp, seat)
         seat = _apply(sp, seat, _decide(table, params, rngs, st, sp, seat), n)
         if seat < 0:
@@ -742,8 +800,10 @@ def _policy_move(st, sp, seat, policy, params, rng):
 @kernel(inline="always")
 def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
     """Play the round in `st` on from `seat` to act, every seat playing `policy` (`basic` inline at
-    the seats SEAT_BASIC marks, see `mark_basic_seats`), until the place of `searcher` is decided (R16.3 out, R18 the Idiot, R20 the action limit); returns that place, or
-    -1 on an illegal move. `st` must not record (RECORD 0).
+    the seats SEAT_BASIC marks, see `mark_basic_seats`), until the place of `searcher` is decided (R16.3
+    out, R18 the Idiot, R20 the action limit); returns that place, or -1 on an illegal move. `st` must
+    not record (RECORD 0). The observation's turn fields (`_show_turn`) are left as the last policy
+    turn set them: `basic`'s inline turns do not write them.
 
     A deterministic policy that never reads ACTIONS repeats itself once a position comes back (all
     players picking up in turn, say): with `skip_cycles`, Brent's algorithm finds the cycle and
@@ -758,6 +818,11 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
             power, lam = _brent_step(sp, seat, n, snap, power, lam)
         if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
             break
+        if sp[SEAT_BASIC + seat]:
+            played = _basic_turn(sp, seat, n)
+            if played != BLIND_TURN:
+                seat = played
+                continue
         _show_turn(sp, seat)
         seat = _apply(sp, seat, _policy_move(st, sp, seat, policy, params, rng), n)
         if seat < 0:
