@@ -44,13 +44,13 @@ from numba.extending import intrinsic
 from idiotsim.jit import kernel
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, HAND_TARGET, ORDINARY_MASK, SIX, TEN, TWO
+from idiotsim.cards import BASIC_KEY, HAND_TARGET, SIX, TEN
 from idiotsim.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                               ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
-                              PICKUP, SIG, legal_mask, legal_now, lowest_rank, play_like_basic)
+                              PICKUP, SIG, basic_rank, legal_mask, legal_now, play_like_basic)
 
 MAX_STRATEGIES = 32  # distinct strategies one batch can seat
 STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
@@ -409,14 +409,8 @@ def _basic_turn(sp, seat, n):
     held = 0
     for r in range(NR):
         held |= (sp[row + r] > 0) << r
-    playable = held & sp[ob.LEGAL]
-    if playable & ORDINARY_MASK:
-        rank = lowest_rank(playable & ORDINARY_MASK)
-    elif playable & (1 << TWO):
-        rank = TWO
-    elif playable & (1 << TEN):
-        rank = TEN
-    else:  # R14: nothing playable, so the pile is not empty (every rank is legal on an empty pile)
+    rank = basic_rank(held & sp[ob.LEGAL])
+    if rank < 0:  # R14: nothing playable, so the pile is not empty (every rank is legal on an empty pile)
         _pick_up(sp, seat, -1, -1)
         return _next_seat(sp, seat, n)
     count = sp[row + rank]

@@ -396,16 +396,23 @@ BASIC_PREFERENCE = np.array(BASIC_ORDER[::-1], dtype=np.int64)
 
 
 @kernel(inline="always")
+def basic_rank(playable):
+    """`basic`'s rank among the playable ones (a rank bit mask): the lowest ordinary rank; else 2; else 10;
+    -1 when none is playable (the engine's inline basic turns use this too)."""
+    if playable & ORDINARY_MASK:
+        return lowest_rank(playable & ORDINARY_MASK)
+    if playable & (1 << TWO):
+        return TWO
+    if playable & (1 << TEN):
+        return TEN
+    return -1
+
+
+@kernel(inline="always")
 def basic_turn(obs, hand):
     """All copies of the lowest legal ordinary rank; else all 2s; else all legal 10s; else pick up."""
-    playable = playable_mask(obs, hand)
-    if playable & ORDINARY_MASK:
-        r = lowest_rank(playable & ORDINARY_MASK)
-    elif playable & (1 << TWO):
-        r = TWO
-    elif playable & (1 << TEN):
-        r = TEN
-    else:
+    r = basic_rank(playable_mask(obs, hand))
+    if r < 0:
         return PICKUP
     return play_all(obs, hand, r)
 
