@@ -515,9 +515,8 @@ class Strategy:
         cache, so each worker process would compile it again (minutes for the search family)."""
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         reference = _import_name(self.decide)
-        if reference is None:
-            return (_strategy_from_fields, (fields, None))
-        fields["decide"] = None
+        if reference is not None:
+            fields["decide"] = None  # imported again by name on the other side
         return (_strategy_from_fields, (fields, reference))
 
 
