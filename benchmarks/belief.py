@@ -43,7 +43,8 @@ def _samples(states, repeats, belief, roll_out):
             total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
             if roll_out:
                 search.copy_state(sample, roll)
-                total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+                total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
+                                        search.skips_cycles(search.POLICY_BASIC))
     return total
 
 

@@ -88,7 +88,8 @@ def _phase(states, repeats, phase, actions):
                     search.copy_state(sample, roll)
             if phase >= ROLLOUT:
                 before = roll[ob.ACTIONS]
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search.POLICY_BASIC))
                 actions[0] += roll[ob.ACTIONS] - before - roll[en.SKIPPED]
     return places
 

@@ -67,7 +67,8 @@ def _rollouts(states, repeats, belief):
             for i in range(starts.shape[0]):
                 search.copy_state(starts[i], roll)
                 seat = states[i, ob.SEAT]
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search.POLICY_BASIC))
         return places
     for i in range(states.shape[0]):
         seat, obs, hand = seat_views(states[i])
@@ -77,7 +78,8 @@ def _rollouts(states, repeats, belief):
                                                BASIC_MODEL if belief == SAMPLES_ONLY else belief)
             if belief != SAMPLES_ONLY:
                 search.copy_state(sample, roll)
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap)
+                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search.POLICY_BASIC))
     return places
 
 

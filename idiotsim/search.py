@@ -258,9 +258,18 @@ def _mark_basic_seats(st, policy, searcher):
     en.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
 
 
+@kernel(inline="always")
+def skips_cycles(policy):
+    """A rollout's `skip_cycles`: on for every policy but the learned player, which reads ACTIONS. A
+    value, not a literal: numba compiles `rollout` once for each type of its arguments, and a literal
+    True, a bool and a default left out are three types (three compilations of every rollout loop)."""
+    return policy != POLICY_LEARNED_SELF
+
+
 @kernel
-def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles=True):
-    """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place."""
+def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles):
+    """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place. Call it
+    with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal."""
     _mark_basic_seats(st, policy, searcher)
     if policy == POLICY_COUNTER:
         return en.play_on(st, seat, searcher, counter_decide, policy_params, scratch, snap, skip_cycles)
@@ -323,7 +332,7 @@ def _play_move(roll, obs, move, policy, policy_params, scratch, snap):
         nxt = en.act(roll, seat, move)
     if nxt < 0:
         return -1
-    return rollout(roll, nxt, seat, policy, policy_params, scratch, snap)
+    return rollout(roll, nxt, seat, policy, policy_params, scratch, snap, skips_cycles(policy))
 
 
 @kernel

@@ -109,8 +109,10 @@ def disagreements(rules: Rules, seed: int, strategy: str, judge: int, lo: int, h
     """Games lo .. hi - 1: per game the swap and the turn decisions looked at, and each disagreement as
     (game, kind index in KINDS, sum over the `judge` states of place(search's move) - place(basic's))."""
     from idiotsim import search
-    from idiotsim.strategy_api import load_strategy
-    params = load_strategy(strategy).params
+    from idiotsim.strategy_api import compiled, load_strategy
+    seat = load_strategy(strategy)
+    params = seat.params
+    decide = compiled(seat.decide)  # the search family's decide: the compiled code its games run
     swaps, turns = np.zeros(hi - lo, np.int64), np.zeros(hi - lo, np.int64)
     found = []
     moves = np.zeros(search.MAX_MOVES, np.int64)
@@ -123,7 +125,7 @@ def disagreements(rules: Rules, seed: int, strategy: str, judge: int, lo: int, h
                 continue
             (swaps if swap else turns)[game - lo] += 1
             basic = int(moves[0])
-            choice = int(search.search_decision(obs, hand, params, rng, obs, False))
+            choice = int(decide(obs, hand, params, rng))
             if (face_up_ranks(choice) == face_up_ranks(basic)) if swap else choice == basic:
                 continue
             places = np.zeros((judge, 2), np.int64)
