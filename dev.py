@@ -53,7 +53,8 @@ def play() -> int:
 
 
 def test() -> int:
-    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
+    # loadgroup: the tests of one xdist_group (tests/conftest.py) run on one worker
+    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q"] + sys.argv[2:])
 
 
 COMMANDS = {"demo": demo, "play": play, "test": test}
