@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 
 from helpers import cli_user_error, run_cli
@@ -652,6 +653,22 @@ def test_console_script_trace_and_error(capsys):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.startswith("error: unknown rule 'jokers'") and bad.stderr.count("\n") == 1
+
+
+def test_a_reader_that_stops_reading_ends_the_table_not_the_run(tmp_path):
+    """`idiotsim run | head -1`: standard output is a pipe nobody reads. The run still writes every
+    result, prints no traceback and exits 0 (rich's own reaction, exit 1 mid-command, made the exit code
+    depend on whether the table fit the pipe's buffer)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first line: every write fails
+    out = tmp_path / "run"
+    try:
+        done = subprocess.run(_script() + ["run", "--games", "2000", "--seed", "3", "--out", str(out)],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert pl.read_parquet(next(out.glob("*.parquet"))).height == 2000
 
 
 def test_public_event_drops_private_keys():

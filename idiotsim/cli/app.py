@@ -250,6 +250,10 @@ def main(argv: list[str] | None = None) -> None:
         _fail(e.format_message())
     except (typer.Abort, getattr(_click_exc, "Abort", typer.Abort)):
         _fail("aborted")
+    except BrokenPipeError:  # a plain print to a reader that has gone: end quietly, not with a traceback
+        from idiotsim.cli.render import silence_stdout
+        silence_stdout()
+        sys.exit(1)
     except Exception:
         if _Interrupt.seen:
             _fail("aborted")

@@ -28,6 +28,24 @@ RULED_BOX = box.SIMPLE_HEAD
 STRATEGIES_TITLE = "Strategies (a lower mean place is better)"
 
 
+def silence_stdout() -> None:
+    """Standard output to the null device: its reader has gone (`idiotsim run | head -1`)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
+class PipeSafeConsole(Console):
+    """A console whose reader may stop reading: rich's own reaction to a closed pipe is SystemExit(1) in
+    the middle of the command, so the exit code of `idiotsim run | head -1` depended on whether the table
+    fit the pipe's buffer, and a command that prints before it writes its files would stop short. This
+    one prints nothing more and lets the command finish (exit code 0: every result is written)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        silence_stdout()
+
+
 def plain_wanted(console: Console) -> bool:
     """Plain text for a pipe or a file, and wherever NO_COLOR is set (no-color.org: set and not empty)."""
     return not console.is_terminal or bool(os.environ.get("NO_COLOR"))
@@ -35,10 +53,10 @@ def plain_wanted(console: Console) -> bool:
 
 def console(file=None, width: int | None = None) -> Console:
     """The console a command prints to (stdout unless `file`); plain when `plain_wanted`."""
-    out = Console(file=file, width=width, highlight=False, emoji=False, markup=False)
+    out = PipeSafeConsole(file=file, width=width, highlight=False, emoji=False, markup=False)
     if plain_wanted(out):
-        out = Console(file=file, width=width, highlight=False, emoji=False, markup=False, color_system=None,
-                      no_color=True)
+        out = PipeSafeConsole(file=file, width=width, highlight=False, emoji=False, markup=False,
+                              color_system=None, no_color=True)
     return out
 
 

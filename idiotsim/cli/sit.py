@@ -141,8 +141,8 @@ def review(
         judged = rv.review(record, seat, k, search_seed)
         sys.stdout.write(json.dumps(rv.review_json(record, seat, k, search_seed, judged)) + "\n")
         return
-    from rich.console import Console
-    _print_review(record, seat, top, search_seed, Console(highlight=False, markup=False), k)
+    from idiotsim.cli.render import PipeSafeConsole
+    _print_review(record, seat, top, search_seed, PipeSafeConsole(highlight=False, markup=False), k)
 
 
 def _record(game_file, players, strategies, seed, game, rules_file, rule):
