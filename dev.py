@@ -53,8 +53,7 @@ def play() -> int:
 
 
 def test() -> int:
-    # loadgroup: the tests of one xdist_group (tests/conftest.py) run on one worker
-    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q"] + sys.argv[2:])
+    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
 
 
 COMMANDS = {"demo": demo, "play": play, "test": test}

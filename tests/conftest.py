@@ -18,23 +18,22 @@ def pytest_configure(config):
 
 
 # The test files that run the search's compiled rollouts (idiotsim.search: about 2 CPU-minutes to compile
-# on a cold cache, the suite's largest compilation). They share one pytest-xdist worker (`xdist_group`;
-# dev.py runs the suite with --dist loadgroup), so two workers never compile the same code side by side:
-# the second loads it from numba's cache instead.
+# on a cold cache, the suite's largest compilation), besides the report check, which compiles them first.
 SEARCH_FILES = {"test_search", "test_search_variants", "test_search_gate", "test_search_learned", "test_belief",
                 "test_disagreement", "test_rollout_speed", "test_analyze", "test_analyze_cards", "test_table_review",
-                "test_learn", "test_interop_openspiel", "test_shipped_reports"}
+                "test_learn", "test_interop_openspiel"}
 SEARCH_TESTS = {"test_search_players_pass_the_generic_checks"}  # in files that mostly run other players
 
 
 def pytest_collection_modifyitems(items):
-    """Longest first: pytest-xdist hands the collected tests out in order, alternating between its
-    workers, so the long tests run side by side from the start instead of one of them ending the run
-    alone on one core while the other core idles. The search's tests join one group (SEARCH_FILES)."""
-    for item in items:
-        if item.module.__name__ in SEARCH_FILES or getattr(item, "originalname", "") in SEARCH_TESTS:
-            item.add_marker(pytest.mark.xdist_group("search"))
-    def seconds(item) -> float:
+    """The order tests start in. pytest-xdist hands each worker a run of consecutive tests first (a
+    quarter of its share), then more in order as it finishes them. Longest first, so the long tests
+    start at once instead of one of them ending the run alone on one core while the other idles; but
+    the search's tests (SEARCH_FILES) last: the report check, first of all, compiles the search, and by
+    the time the search's tests start, either worker loads it from numba's cache instead of both
+    compiling it side by side."""
+    def order(item) -> tuple:
         marker = item.get_closest_marker("long")
-        return marker.args[0] if marker else 0.0
-    items.sort(key=seconds, reverse=True)  # stable: the others keep their order
+        searches = item.module.__name__ in SEARCH_FILES or getattr(item, "originalname", "") in SEARCH_TESTS
+        return searches, -(marker.args[0] if marker else 0.0)
+    items.sort(key=order)  # stable: the others keep their order
