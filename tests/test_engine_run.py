@@ -34,12 +34,12 @@ from polars.testing import assert_frame_equal
 from helpers import cli_ok, cli_user_error, run_cli
 from idiotsim import cli, runner
 from idiotsim.cards import format_deck
-from idiotsim.errors import IllegalMoveError
+from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.jit import kernel
 from idiotsim.reference import play_match
 from idiotsim.rng import shuffled_deck
 from idiotsim.rules import Rules
-from idiotsim.simulate import play_games
+from idiotsim.simulate import play_games, play_seated
 from idiotsim.strategy_api import SeatStrategy, load_strategies
 
 SEED = 424_242
@@ -148,6 +148,25 @@ def test_basic_played_inline_equals_basic_through_the_strategy_table(rules):
     inline = play_games(rules, [basic] * n, SEED, 0, 2000)
     batch_equal(inline, play_games(rules, [twin] * n, SEED, 0, 2000))
     batch_equal(inline, play_games(rules, [twin if s % 2 else basic for s in range(n)], SEED, 0, 2000))
+
+
+def test_a_full_strategy_table_plays_as_tables_with_padding():
+    """The engine's table holds 32 strategies: a batch seating 32 distinct ones (every entry a dispatcher)
+    plays the games that batches of the same seats play with 4 (the other 28 entries padding), and a 33rd
+    distinct strategy is a user error."""
+    rules = Rules(players=4)
+    strategies = load_strategies(",".join(f"heuristic:burn_min={k}" for k in range(32)), 32)
+    games = np.arange(400, dtype=np.int64)
+    seating = ((games[:, None] * 4 + np.arange(4)) % 32).astype(np.int8)  # 8 tables of 4, in turn
+    full = play_seated(rules, strategies, SEED, games, games, seating)
+    for table in range(8):
+        seats = [strategies[(table * 4 + s) % 32] for s in range(4)]
+        ids = games[table::8]
+        alone = play_seated(rules, seats, SEED, ids, ids, np.tile(np.arange(4, dtype=np.int8), (len(ids), 1)))
+        batch_equal({k: v[table::8] for k, v in full.items()}, alone)
+    more = load_strategies(",".join(f"heuristic:burn_min={k}" for k in range(33)), 33)
+    with pytest.raises(UserError, match="at most 32 distinct strategies"):
+        play_seated(rules, more, SEED, games[:1], games[:1], np.arange(4, dtype=np.int8)[None, :])
 
 
 @TWO_THREADS
