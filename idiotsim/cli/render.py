@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,8 @@ class PipeSafeConsole(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        silence_stdout()
+        if self.file is sys.stdout:  # its unwritten buffer would fail again at exit
+            silence_stdout()
 
 
 def plain_wanted(console: Console) -> bool:
