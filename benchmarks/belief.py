@@ -1,11 +1,14 @@
-"""Belief benchmark (issue 19, item 2): the cost of sampling states under the basic-model belief.
+"""Belief benchmark (issue 19, item 2): the cost of sampling states under the basic-model beliefs.
 
     .venv/bin/python benchmarks/belief.py            # 4 players, 60 games of basic
     .venv/bin/python benchmarks/belief.py --games 20
 
 Positions are the TURN decisions of games of `basic` (reference engine). For the uniform belief and
-the basic-model belief (`idiotsim.sampler`), in the same process, one thread:
-- samples/s over every position, and over the positions where some opponent's pickup fact binds;
+the basic-model beliefs (`idiotsim.sampler`: the pickup facts, BASIC_MODEL, and the play facts,
+BASIC_PLAYS), in the same process, one thread:
+- how often some opponent's fact binds, and how often the rejection step falls back to the uniform
+  belief (facts that cannot all hold, or MAX_TRIES rejected tries), over 20 samples a position;
+- samples/s over every position, and over the positions where some opponent's fact binds;
 - sampled rollouts/s (a sample, its copy and a `basic` rollout to the end of the seat's round: what
   the search does per move and sampled state), so the belief's cost shows against a rollout.
 Figures are printed, never asserted.
@@ -70,16 +73,38 @@ def main() -> None:
         found += [p for p in decision_positions(Rules(players=args.players), "basic", 7, g)
                   if p["obs"][ob.DECISION] == ob.TURN]
     states = np.stack([p["state"] for p in found])
-    bound = np.array([any(sampler._binding(p["obs"], s) for s in range(args.players)) for p in found])
-    print(f"{args.players} players, one thread, {len(found)} TURN positions of {args.games} basic games; "
-          f"{bound.mean():.0%} with a binding pickup fact")
-    for label, subset, roll_out, repeats in (("samples/s, every position", states, False, args.repeats),
-                                             ("samples/s, positions with a fact", states[bound], False, args.repeats),
-                                             ("sampled rollouts/s, every position", states, True, args.repeats // 5)):
-        uniform = rate(subset, sampler.UNIFORM, roll_out, repeats)
-        believed = rate(subset, sampler.BASIC_MODEL, roll_out, repeats)
-        print(f"{label:<36} uniform {uniform:>11,.0f}  basic model {believed:>11,.0f}  "
-              f"(time x{uniform / believed:.2f})")
+    print(f"{args.players} players, one thread, {len(found)} TURN positions of {args.games} basic games")
+    for belief, name in ((sampler.BASIC_MODEL, "pickup facts"), (sampler.BASIC_PLAYS, "play facts")):
+        bound, fallbacks = binding_and_fallbacks(found, belief)
+        print(f"{name}: {bound.mean():.0%} of the positions with a binding fact; "
+              f"{fallbacks:.2%} of their samples fell back to the uniform belief")
+        for label, subset, roll_out, repeats in (
+                ("samples/s, every position", states, False, args.repeats),
+                ("samples/s, positions with a fact", states[bound], False, args.repeats),
+                ("sampled rollouts/s, every position", states, True, args.repeats // 5)):
+            uniform = rate(subset, sampler.UNIFORM, roll_out, repeats)
+            believed = rate(subset, belief, roll_out, repeats)
+            print(f"  {label:<36} uniform {uniform:>11,.0f}  {name} {believed:>11,.0f}  "
+                  f"(time x{uniform / believed:.2f})")
+
+
+def binding_and_fallbacks(found: list, belief: int, samples: int = 20) -> tuple:
+    """Which positions have a binding fact, and the share of their samples that fell back."""
+    offsets = sampler.fact_offsets(belief)
+    bound = np.array([any(sampler._binding(p["obs"], s, *offsets) for s in range(p["obs"][ob.PLAYERS]))
+                      for p in found])
+    pool = np.zeros(search.en.MAX_CARDS, np.int64)
+    fell = tried = 0
+    for p in (p for p, b in zip(found, bound) if b):
+        m = sampler.hidden_pool(p["obs"], p["hand"], pool)
+        believed = sampler._believed_seats(p["obs"], pool, m, *offsets)
+        for k in range(samples):
+            st = np.zeros(search.en.STATE_SIZE, np.int64)
+            dealt = sampler._deal_believed_hands(p["obs"], np.array([k], np.uint64), st, pool.copy(), m,
+                                                 believed, *offsets)
+            fell += believed != 0 and dealt == 0
+            tried += 1
+    return bound, fell / max(tried, 1)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ Instruction counts do not depend on the load of a shared machine, so a change ca
 a few hundred rollouts. Run it once natively first (it compiles; under valgrind a compile takes
 minutes). Each phase is run once to warm up, then once with callgrind's instrumentation on
 (client requests from a small helper built with gcc against valgrind/callgrind.h), and dumped:
-- sample: a sampled state (basic-model belief, the search's default; the hidden pool built once
+- sample: a sampled state (play-fact belief, the search's default; the hidden pool built once
   per position, as a search builds it once per decision);
 - + copy: the same and `copy_state` of the sample (what a search does per move and sample);
 - + rollout: the same and a `basic` rollout to the end of the deciding seat's round;
@@ -37,7 +37,7 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import search
 from idiotsim.rules import Rules
-from idiotsim.sampler import BASIC_MODEL
+from idiotsim.sampler import BASIC_PLAYS
 from idiotsim.search import POLICY_PARAMS
 from rollout_work import new_work, seat_views
 from idiotsim.simulate import play_games
@@ -83,7 +83,7 @@ def _phase(states, repeats, phase, actions):
             if phase == TRUTH:
                 search.copy_state(states[i], roll)
             else:
-                places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_MODEL)
+                places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS)
                 if phase >= COPY:
                     search.copy_state(sample, roll)
             if phase >= ROLLOUT:

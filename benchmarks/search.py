@@ -5,8 +5,8 @@
 
 Positions are the TURN decisions of games of `basic` (reference engine, every 2nd decision).
 - engine: full games/s of 4 `basic` players (`play_games`, one thread), in the same process;
-- rollouts/s: from those positions, a sampled state (`sample_state`, with the basic-model belief, the
-  search's default, and with the uniform one) copied and played on by `basic` to the end of the
+- rollouts/s: from those positions, a sampled state (`sample_state`, with the play-fact belief, the
+  search's default, with the pickup-fact one and with the uniform one) copied and played on by `basic` to the end of the
   deciding seat's round (what a search does per move and sample), and the same from the true state
   without sampling; the ratio to the engine's full games/s;
 - what sets the two apart: rollouts from one sampled state per position replayed as the true states
@@ -33,7 +33,7 @@ from idiotsim import observation as ob
 from idiotsim import search
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
-from idiotsim.sampler import BASIC_MODEL, UNIFORM
+from idiotsim.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
 from idiotsim.search import POLICY_PARAMS
 from rollout_work import new_work, seat_views
 from idiotsim.simulate import play_games
@@ -42,8 +42,8 @@ from idiotsim.strategy_api import load_strategies
 
 
 TRUTH = -1  # `_rollouts` from the true states
-REPLAYED = -2  # `_rollouts` from one sampled state per position (basic-model belief), replayed as the truth is
-SAMPLES_ONLY = -3  # `_rollouts` without rollouts: the samples alone (basic-model belief)
+REPLAYED = -2  # `_rollouts` from one sampled state per position (play-fact belief), replayed as the truth is
+SAMPLES_ONLY = -3  # `_rollouts` without rollouts: the samples alone (play-fact belief)
 
 
 @njit(cache=True)
@@ -62,7 +62,7 @@ def _rollouts(states, repeats, belief):
             for i in range(states.shape[0]):
                 seat, obs, hand = seat_views(states[i])
                 m = search.hidden_pool(obs, hand, hidden)
-                search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_MODEL)
+                search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_PLAYS)
         for _ in range(repeats):
             for i in range(starts.shape[0]):
                 search.copy_state(starts[i], roll)
@@ -75,7 +75,7 @@ def _rollouts(states, repeats, belief):
         m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
         for _ in range(repeats):
             places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m,
-                                               BASIC_MODEL if belief == SAMPLES_ONLY else belief)
+                                               BASIC_PLAYS if belief == SAMPLES_ONLY else belief)
             if belief != SAMPLES_ONLY:
                 search.copy_state(sample, roll)
                 places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
@@ -143,11 +143,12 @@ def main() -> None:
     print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games)")
     print(f"engine, full games of basic:         {games:>12,.0f} games/s")
     repeats = 20 if args.quick else 100
-    for belief, label in ((BASIC_MODEL, "rollouts from sampled states, basic-model belief (the default)"),
+    for belief, label in ((BASIC_PLAYS, "rollouts from sampled states, play-fact belief (the default)"),
+                          (BASIC_MODEL, "rollouts from sampled states, pickup-fact belief"),
                           (UNIFORM, "rollouts from sampled states, uniform belief"),
                           (TRUTH, "rollouts from the true states"),
                           (REPLAYED, "rollouts from one sampled state per position, replayed"),
-                          (SAMPLES_ONLY, "samples alone, basic-model belief (no rollout)")):
+                          (SAMPLES_ONLY, "samples alone, play-fact belief (no rollout)")):
         rate = rollout_rate(states, belief, repeats)
         unit = "samples/s " if belief == SAMPLES_ONLY else "rollouts/s"
         print(f"{label + ':':<64} {rate:>12,.0f} {unit}  ({rate / games:.2f}x the engine's games/s)")

@@ -29,6 +29,14 @@ ORDINARY_MASK = sum(1 << r for r in ORDINARY_RANKS)
 BASIC_ORDER = ORDINARY_RANKS + (TWO, TEN)
 BASIC_KEY = np.array([BASIC_ORDER.index(r) for r in range(NUM_RANKS)], dtype=np.int64)
 BASIC_KEY.setflags(write=False)
+# The play facts (docs/rules.md): KEY_BELOW[r], the ranks `basic` plays before r (a lower key), and
+# KEY_ABOVE[r], the ranks it lays face-up before r (a higher key), as bit masks.
+KEY_BELOW = np.array([sum(1 << q for q in range(NUM_RANKS) if BASIC_KEY[q] < BASIC_KEY[r]) for r in range(NUM_RANKS)],
+                     dtype=np.int64)
+KEY_ABOVE = np.array([sum(1 << q for q in range(NUM_RANKS) if BASIC_KEY[q] > BASIC_KEY[r]) for r in range(NUM_RANKS)],
+                     dtype=np.int64)
+KEY_BELOW.setflags(write=False)
+KEY_ABOVE.setflags(write=False)
 
 
 def is_ordinary(rank: int) -> bool:

@@ -44,7 +44,7 @@ from numba.extending import intrinsic
 from idiotsim.jit import kernel
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, HAND_TARGET, SIX, TEN
+from idiotsim.cards import BASIC_KEY, BASIC_ORDER, HAND_TARGET, KEY_ABOVE, KEY_BELOW, SIX, TEN
 from idiotsim.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
@@ -69,7 +69,11 @@ GAME = DECK + MAX_CARDS
 # set by the caller: recording switch and capacities, and the strategy tuple index of each seat
 RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
 SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
-SEAT_STRATEGY = GAME + 16
+# 1 when no observation is handed out (every seat plays `basic` inline, no recording): the facts that
+# only an observation shows and no play depends on (PICKUP_LEGAL, PICKUP_FREE, LACKS, LACKS_FREE) are
+# then not kept: 13% of a game of `basic` players when both kinds were kept
+NO_OBSERVER = GAME + 16
+SEAT_STRATEGY = GAME + 17
 # 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`_basic_turn`, or
 # `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
 # four arrays as 28 words
@@ -215,9 +219,10 @@ def _pick_up(sp, seat, extra_rank, source):
         sp[hand + extra_rank] += 1
         sp[known + extra_rank] += 1
         taken += 1
-    else:  # R14: the pickup facts
+    elif not sp[NO_OBSERVER]:  # R14: the pickup facts, and the play facts (basic picks up holding nothing legal)
         sp[ob.PICKUP_LEGAL + seat] = sp[ob.LEGAL]
         sp[ob.PICKUP_FREE + seat] = 0
+        _lacks_fact(sp, seat, sp[ob.LEGAL])
     sp[ob.HAND_SIZE + seat] += taken
     _empty_pile(sp)
     sp[ob.ACTIONS] += 1
@@ -240,12 +245,16 @@ def _after_play(sp, seat, rank, count, source, n):
     sp[ob.PILE_SIZE] += count
     sp[ob.PILE_COUNTS + rank] += count
     hand = HANDS + seat * NR
+    drawn = 0
     while sp[ob.HAND_SIZE + seat] < HAND_TARGET and sp[TALON_POS] < sp[TALON_LEN]:  # R16.1
         sp[hand + sp[TALON + sp[TALON_POS]]] += 1
         sp[TALON_POS] += 1
         sp[ob.HAND_SIZE + seat] += 1
         sp[ob.TALON_SIZE] -= 1
-        sp[ob.PICKUP_FREE + seat] += 1
+        drawn += 1
+    if drawn > 0 and not sp[NO_OBSERVER]:  # the facts: unknown cards came in
+        sp[ob.PICKUP_FREE + seat] += drawn
+        sp[ob.LACKS_FREE + seat] += drawn
     run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
@@ -305,8 +314,8 @@ def _remove_played(sp, seat, rank, count, extra, source):
         sp[HANDS + seat * NR + rank] -= count
         sp[ob.HAND_SIZE + seat] -= count
         known = ob.KNOWN + seat * NR + rank
-        if sp[ob.PICKUP_LEGAL + seat] >> rank & 1:  # the pickup facts: unknown cards of the mask played
-            sp[ob.PICKUP_FREE + seat] = max(0, sp[ob.PICKUP_FREE + seat] - max(0, count - sp[known]))
+        if not sp[NO_OBSERVER]:
+            _played_facts(sp, seat, rank, max(0, count - sp[known]))
         sp[known] = max(0, sp[known] - count)
     else:
         sp[faceup + rank] -= count
@@ -316,6 +325,30 @@ def _remove_played(sp, seat, rank, count, extra, source):
 
 
 NO_PICKUP = -2
+
+
+@kernel(inline="always")
+def _played_facts(sp, seat, rank, unknown_played):
+    """The facts after a play of `rank` from the hand, `unknown_played` of its cards not KNOWN: they
+    count off the free cards of a mask holding the rank, then the play fact (basic plays every copy
+    of the first legal rank in its order; V12's opening allows only its rank)."""
+    if sp[ob.PICKUP_LEGAL + seat] >> rank & 1:
+        sp[ob.PICKUP_FREE + seat] = max(0, sp[ob.PICKUP_FREE + seat] - unknown_played)
+    if sp[ob.LACKS + seat] >> rank & 1:
+        sp[ob.LACKS_FREE + seat] = max(0, sp[ob.LACKS_FREE + seat] - unknown_played)
+    allowed = sp[ob.LEGAL] if sp[ob.MUST_PLAY] < 0 else 0
+    _lacks_fact(sp, seat, (KEY_BELOW[rank] & allowed) | (1 << rank))
+
+
+@kernel(inline="always")
+def _lacks_fact(sp, seat, mask):
+    """The play facts (observation LACKS, LACKS_FREE): had the seat played like `basic`, its unknown
+    hand cards now hold no card of `mask`'s ranks; joined with its earlier fact while no unknown
+    card has come in since (LACKS_FREE 0), else in its place."""
+    if sp[ob.LACKS_FREE + seat] == 0:
+        mask |= sp[ob.LACKS + seat]
+    sp[ob.LACKS + seat] = mask
+    sp[ob.LACKS_FREE + seat] = 0
 
 
 @kernel(inline="always")
@@ -515,6 +548,8 @@ def _deal(sp, n, n_cards):
         sp[ob.FACEUP_SIZE + p] = 0
         sp[ob.PICKUP_LEGAL + p] = 0
         sp[ob.PICKUP_FREE + p] = 0
+        sp[ob.LACKS + p] = 0
+        sp[ob.LACKS_FREE + p] = 0
         sp[ob.BLIND_SIZE + p] = 0
         sp[ob.PLACE + p] = 0
     for r in range(NR):
@@ -552,6 +587,12 @@ def _open_table(sp, n):
         sp[ob.HAND_SIZE + p] = 3
         sp[ob.FACEUP_SIZE + p] = 3
         sp[ob.BLIND_SIZE + p] = 3
+        if sp[NO_OBSERVER]:
+            continue
+        for r in BASIC_ORDER:  # the play facts: basic lays face-up the 3 cards of the highest keys
+            if sp[ob.FACEUP + p * NR + r] > 0:
+                _lacks_fact(sp, p, KEY_ABOVE[r])
+                break
 
 
 @kernel
@@ -681,9 +722,12 @@ def play_batch(fns, is_basic, params, header, seed, game_ids, deal_ids, seating,
         place = np.zeros(MAX_PLAYERS, dtype=np.int64)
         stop = min(n_games, (b + 1) * block)
         for i in range(b * block, stop):
+            every_seat_basic = 1
             for s in range(n):
                 st[SEAT_STRATEGY + s] = seating[i, s]
                 st[SEAT_BASIC + s] = is_basic[seating[i, s]]
+                every_seat_basic &= is_basic[seating[i, s]]
+            st[NO_OBSERVER] = every_seat_basic
             first_deck = i * rounds if use_decks else -1
             result = play_match(fns, params, rngs, header, seed, game_ids[i], deal_ids[i], decks, first_deck,
                                 st, place)
@@ -839,6 +883,7 @@ def mark_basic_seats(st, basic_at_searcher, basic_elsewhere, searcher):
     """SEAT_BASIC for `play_on` and `open_round`: which seats play `basic` inline instead of the policy."""
     for seat in range(st[ob.PLAYERS]):
         st[SEAT_BASIC + seat] = basic_at_searcher if seat == searcher else basic_elsewhere
+    st[NO_OBSERVER] = basic_at_searcher and basic_elsewhere
 
 
 @kernel(inline="always")

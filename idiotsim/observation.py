@@ -42,6 +42,15 @@ Per seat, appended (what the table saw of each seat's last pickup, docs/rules.md
   PICKUP_FREE  how many of its hand cards that are not KNOWN may be of a rank in PICKUP_LEGAL had it
                held none then: 0 at that pickup, + every card it has drawn since (R16.1), - every
                card of such a rank it has played from the hand beyond its KNOWN copies (not below 0)
+Per seat, appended (what the table can tell a seat's hand lacks had it played like `basic`,
+docs/rules.md "Play facts")
+  LACKS        ranks of which the seat's hand cards that are not KNOWN held none at its last fact:
+               at the swap (R6) the ranks `basic` lays face-up before its lowest face-up card, at a
+               play from the hand the ranks it plays before the rank played, and that rank (it plays
+               every copy), at a pickup by R14 the LEGAL mask; joined with the earlier mask while
+               LACKS_FREE is 0, else in its place; 0 during the swap
+  LACKS_FREE   as PICKUP_FREE, for LACKS: 0 at each fact, + every card drawn since, - every card of a
+               rank in LACKS played from the hand beyond its KNOWN copies (not below 0)
 
 During the swap (R6) a player sees only their own cards: the per-seat
 sections hold only the deciding seat's face-up row.
@@ -79,7 +88,9 @@ PILE_COUNTS = SCORE + MAX_PLAYERS
 BURNED = PILE_COUNTS + NR
 PICKUP_LEGAL = BURNED + NR
 PICKUP_FREE = PICKUP_LEGAL + MAX_PLAYERS
-OBS_SIZE = PICKUP_FREE + MAX_PLAYERS
+LACKS = PICKUP_FREE + MAX_PLAYERS
+LACKS_FREE = LACKS + MAX_PLAYERS
+OBS_SIZE = LACKS_FREE + MAX_PLAYERS
 
 RULE_OFFSETS = {
     "low_rank": LOW_RANK, "ten_only_on_lower": TEN_ONLY_ON_LOWER, "six_burn": SIX_BURN,
@@ -259,3 +270,17 @@ def pickup_free(obs, seat):
     """How many of `seat`'s unknown hand cards may be of a rank in pickup_legal(obs, seat) had it
     held none at that pickup (cards drawn since, less such cards played from the unknown part)."""
     return obs[PICKUP_FREE + seat]
+
+
+@kernel(inline="always")
+def lacks(obs, seat):
+    """The ranks of which `seat`'s unknown hand cards held none at its last play fact, had it played
+    like `basic` (docs/rules.md "Play facts"); 0 during the swap."""
+    return obs[LACKS + seat]
+
+
+@kernel(inline="always")
+def lacks_free(obs, seat):
+    """How many of `seat`'s unknown hand cards may be of a rank in lacks(obs, seat) (cards drawn since
+    that fact, less such cards played from the unknown part)."""
+    return obs[LACKS_FREE + seat]

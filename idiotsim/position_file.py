@@ -200,7 +200,10 @@ def _rules_of(data: dict) -> Rules:
         raise UserError(f"position field rules: {e}") from None
 
 
-SEAT_FIELDS = ("faceup", "hand", "blind", "known", "place", "pickup_legal", "pickup_free")
+SEAT_FIELDS = ("faceup", "hand", "blind", "known", "place", "pickup_legal", "pickup_free", "lacks", "lacks_free")
+# A seat's facts (docs/rules.md "Pickup facts", "Play facts"): the mask's field and offset, the count's.
+FACTS = (("pickup_legal", ob.PICKUP_LEGAL, "pickup_free", ob.PICKUP_FREE),
+         ("lacks", ob.LACKS, "lacks_free", ob.LACKS_FREE))
 POSITION_FIELDS = ("seat", "hand", "decision", "round", "actions", "starter", "must_play")
 PILE_FIELDS = ("cards", "top", "run", "burned", "talon")
 
@@ -311,7 +314,8 @@ def _fill_turn(obs, hand_cards, rules, data, me, seats, seat) -> tuple[list | No
         obs[ob.FACEUP_SIZE + s] = len(faceup)
         obs[ob.BLIND_SIZE + s] = blind
         obs[ob.PLACE + s] = place
-        obs[ob.PICKUP_LEGAL + s], obs[ob.PICKUP_FREE + s] = _pickup_fact(entry, s, rules.num_cards)
+        for mask_name, mask_at, free_name, free_at in FACTS:
+            obs[mask_at + s], obs[free_at + s] = _fact(entry, s, rules.num_cards, mask_name, free_name)
     talon = _count(pile_table, "talon", "pile.talon", 0)
     obs[ob.TALON_SIZE] = talon
     _check_places(obs, n)
@@ -478,29 +482,35 @@ def position_to_dict(position: Position, suits: bool = False) -> dict:
     data["pile"] = pile
     data["seats"] = [{"faceup": names(seen.faceup[s]), "hand": int(obs[ob.HAND_SIZE + s]),
                       "blind": _blind_entry(obs, s), "known": names(seen.known[s]),
-                      "place": int(obs[ob.PLACE + s]), **_pickup_entry(obs, s)} for s in range(n)]
+                      "place": int(obs[ob.PLACE + s]), **_fact_entries(obs, s)} for s in range(n)]
     return data
 
 
-def _pickup_fact(entry: dict, s: int, cards: int) -> tuple[int, int]:
-    """A seat's pickup fact (docs/rules.md "Pickup facts"): the ranks that were legal when it last picked
-    up (R14; absent before its first pickup this round) and the count kept beside them (cards drawn since,
-    less those played of such ranks; 0 when absent)."""
+def _fact(entry: dict, s: int, cards: int, mask_name: str, free_name: str) -> tuple[int, int]:
+    """A seat's fact (docs/rules.md "Pickup facts", "Play facts"): its ranks (`pickup_legal`: those
+    legal when it last picked up, R14; `lacks`: those its unknown hand cards held none of at its last
+    fact; absent before the first) and the count kept beside them (cards drawn since, less those
+    played of such ranks; 0 when absent)."""
     mask = 0
-    if "pickup_legal" in entry:
-        ranks = entry["pickup_legal"]
+    if mask_name in entry:
+        ranks = entry[mask_name]
         if not isinstance(ranks, list) or not ranks:
-            raise UserError(f"position field seats[{s}].pickup_legal: a non-empty list of ranks")
+            raise UserError(f"position field seats[{s}].{mask_name}: a non-empty list of ranks")
         for value in ranks:
-            mask |= 1 << _rank(value, f"seats[{s}].pickup_legal")
-    return mask, _count(entry, "pickup_free", f"seats[{s}].pickup_free", 0, 0, cards)
+            mask |= 1 << _rank(value, f"seats[{s}].{mask_name}")
+    return mask, _count(entry, free_name, f"seats[{s}].{free_name}", 0, 0, cards)
 
 
-def _pickup_entry(obs, s: int) -> dict:
-    """The pickup fact's fields of a seat for a position file, each only when it is not 0."""
-    mask, free = int(obs[ob.PICKUP_LEGAL + s]), int(obs[ob.PICKUP_FREE + s])
-    entry = {"pickup_legal": [RANK_NAMES[r] for r in range(NR) if mask >> r & 1]} if mask else {}
-    return entry | ({"pickup_free": free} if free else {})
+def _fact_entries(obs, s: int) -> dict:
+    """The facts' fields of a seat for a position file, each only when it is not 0."""
+    entry = {}
+    for mask_name, mask_at, free_name, free_at in FACTS:
+        mask, free = int(obs[mask_at + s]), int(obs[free_at + s])
+        if mask:
+            entry[mask_name] = [RANK_NAMES[r] for r in range(NR) if mask >> r & 1]
+        if free:
+            entry[free_name] = free
+    return entry
 
 
 def _blind_entry(obs, seat: int):

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from idiotsim import observation as ob
-from idiotsim.cards import HAND_TARGET, NUM_RANKS, SIX, TEN, TWO, card_rank, is_ordinary, sort_ranks_basic
+from idiotsim.cards import BASIC_KEY, HAND_TARGET, NUM_RANKS, SIX, TEN, TWO, card_rank, is_ordinary, sort_ranks_basic
 from idiotsim.errors import IllegalMoveError
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
@@ -78,6 +78,15 @@ class Player:
     known: np.ndarray = field(default_factory=lambda: np.zeros(NUM_RANKS, dtype=np.int64))
     pickup_legal: int = 0  # the pickup facts (observation PICKUP_LEGAL, PICKUP_FREE; docs/rules.md)
     pickup_free: int = 0
+    lacks: int = 0  # the play facts (observation LACKS, LACKS_FREE; docs/rules.md)
+    lacks_free: int = 0
+
+    def learn_lacks(self, ranks) -> None:
+        """A play fact: had this player played like `basic`, its unknown hand cards hold none of
+        `ranks` now; joined with the earlier fact while no unknown card has come in since."""
+        mask = sum(1 << r for r in set(ranks))
+        self.lacks = mask | self.lacks if self.lacks_free == 0 else mask
+        self.lacks_free = 0
 
     def cards_held(self) -> int:
         return len(self.hand) + len(self.faceup) + sum(c is not None for c in self.blind)
@@ -178,6 +187,9 @@ class Round:
                        "faceup": [str_rank(r) for r in sort_ranks_basic(map(card_rank, player.faceup))],
                        "hand": [str_rank(r) for r in sort_ranks_basic(map(card_rank, player.hand))],
                        "_faceup": sorted(player.faceup), "_hand": sorted(player.hand)})
+        for player in self.players:  # the play facts: basic lays face-up its 3 cards of the highest keys
+            lowest = min(BASIC_KEY[card_rank(c)] for c in player.faceup)
+            player.learn_lacks(q for q in range(NUM_RANKS) if BASIC_KEY[q] > lowest)
 
     def choose_starter(self, left_of_dealer: int) -> int:
         """R7 (player left of the dealer), or R8/V3 (lowest ordinary rank in hand)."""
@@ -240,6 +252,8 @@ class Round:
         obs[ob.BURNED: ob.BURNED + NUM_RANKS] = self.burned
         obs[ob.PICKUP_LEGAL: ob.PICKUP_LEGAL + n] = [p.pickup_legal for p in self.players]
         obs[ob.PICKUP_FREE: ob.PICKUP_FREE + n] = [p.pickup_free for p in self.players]
+        obs[ob.LACKS: ob.LACKS + n] = [p.lacks for p in self.players]
+        obs[ob.LACKS_FREE: ob.LACKS_FREE + n] = [p.lacks_free for p in self.players]
         return obs
 
     def chance_allowed(self, player: Player) -> bool:
@@ -354,7 +368,13 @@ class Round:
             unknown_played = max(0, count - int(player.known[rank]))
             if player.pickup_legal >> rank & 1:
                 player.pickup_free = max(0, player.pickup_free - unknown_played)
+            if player.lacks >> rank & 1:
+                player.lacks_free = max(0, player.lacks_free - unknown_played)
             player.known[rank] = max(0, player.known[rank] - count)
+            # basic plays every copy of its rank, and only when no rank it plays first was allowed
+            allowed = [q for q in range(NUM_RANKS) if may_follow(q, self.top_rank(), self.rules)]
+            first = [q for q in allowed if BASIC_KEY[q] < BASIC_KEY[rank]] if self.must_play < 0 else []
+            player.learn_lacks(first + [rank])
         played += take_rank(player.faceup, rank, extra)
         return self.after_play(player, played, ob.SOURCE_NAMES[source])
 
@@ -388,6 +408,7 @@ class Round:
         if extra_card is None:  # R14: the pickup facts
             player.pickup_legal = legal_ranks(self.top_rank(), self.rules)
             player.pickup_free = 0
+            player.learn_lacks(q for q in range(NUM_RANKS) if may_follow(q, self.top_rank(), self.rules))
         player.hand += taken
         player.known += counts(taken)  # everyone saw these cards go into the hand
         self.pile = []
@@ -409,6 +430,7 @@ class Round:
         while len(player.hand) < HAND_TARGET and self.talon:  # R16.1
             player.hand.append(self.talon.pop(0))
             player.pickup_free += 1
+            player.lacks_free += 1
         burned = self.burns_now(rank)  # R16.2
         if burned:
             self.burned += counts(self.pile)

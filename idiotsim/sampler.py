@@ -17,6 +17,8 @@ Two beliefs (the `belief` knob of the search):
   the arrangements that agree with every such fact (`_deal_believed_hands`). A fact no arrangement
   can meet (an opponent that broke the model) is dropped; facts that cannot all hold together
   fall back to the uniform belief after MAX_TRIES rejected tries.
+- BASIC_PLAYS: the same with the play facts instead (LACKS, LACKS_FREE; docs/rules.md "Play facts"):
+  what `basic`'s swap, plays and pickups imply its hand lacks, of which the pickup facts are a part.
 
 The kernels allocate nothing: the pool is the caller's work array. A search draws K samples of one
 decision from the same pool, so it builds the pool once (`hidden_pool`) and samples from a copy of it
@@ -31,7 +33,7 @@ from idiotsim.observation import NR
 from idiotsim.rng import nb_below_from, nb_next_u64
 
 CARDS_PER_RANK = 4  # per deck (R1, V7)
-UNIFORM, BASIC_MODEL = 0, 1  # values of the search's belief knob
+UNIFORM, BASIC_MODEL, BASIC_PLAYS = 0, 1, 2  # values of the search's belief knob
 # Tries of the belief's rejection step before it falls back to the uniform belief. A try is kept with
 # probability the product, over every binding fact but the first, of the share of its hands that the
 # earlier seats' hands leave; with one binding fact (most positions) every try is kept, and no fallback
@@ -99,7 +101,8 @@ def _set_counters(st, obs):
     for start in (ob.FACEUP, ob.KNOWN):
         copy_range(o, p, start, n * NR)
     copy_range(o, p, ob.BLIND_PRESENT, 3 * n)
-    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE,
+                  ob.LACKS, ob.LACKS_FREE):
         copy_range(o, p, start, n)
     copy_range(o, p, ob.PILE_COUNTS, 2 * NR)  # and BURNED
     out = 0
@@ -126,7 +129,8 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     hand, every public fact, and the unseen cards dealt into the hidden places (the other hands
     beyond their KNOWN cards, seat by seat; every present blind position; the talon in order),
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
-    the opponents' pickup facts (BASIC_MODEL). Returns 0, or -1 when the observation is inconsistent."""
+    the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS). Returns 0, or -1 when the
+    observation is inconsistent."""
     return _sample_pool(obs, hand, rng, st, pool, hidden_pool(obs, hand, pool), belief)
 
 
@@ -166,9 +170,10 @@ def _sample_pool(obs, hand, rng, st, pool, m, belief):
                 p[row + r] = o[ob.KNOWN + s * NR + r]
     k = 0
     believed = 0
-    if belief == BASIC_MODEL:
-        believed = _believed_seats(obs, pool, m)
-        k = _deal_believed_hands(obs, rng, st, pool, m, believed)
+    if belief != UNIFORM:
+        mask_at, free_at = fact_offsets(belief)
+        believed = _believed_seats(obs, pool, m, mask_at, free_at)
+        k = _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at)
     if k == 0:  # no fact binds (or they cannot all hold): every hidden card shuffled
         shuffle(pool, m, rng)
     else:
@@ -258,11 +263,20 @@ def _deal_pool(obs, hand, rng, st, pool, m):
 # ---- the basic-model belief ------------------------------------------------------------------
 
 @kernel(inline="always")
-def _binding(obs, s):
-    """Does the pickup fact of seat `s` constrain its unknown hand cards (a mask, and fewer free
-    cards than unknown ones)? The deciding seat's own fact never does: it sees its hand."""
-    return (s != obs[ob.SEAT] and obs[ob.PICKUP_LEGAL + s] != 0
-            and obs[ob.PICKUP_FREE + s] < ob.unknown_in_hand(obs, s))
+def fact_offsets(belief):
+    """Where the facts a belief reads are in the observation (their masks, their free counts): the
+    pickup facts for BASIC_MODEL, the play facts for BASIC_PLAYS."""
+    if belief == BASIC_MODEL:
+        return ob.PICKUP_LEGAL, ob.PICKUP_FREE
+    return ob.LACKS, ob.LACKS_FREE
+
+
+@kernel(inline="always")
+def _binding(obs, s, mask_at, free_at):
+    """Does the fact of seat `s` constrain its unknown hand cards (a mask, and fewer free cards
+    than unknown ones)? The deciding seat's own fact never does: it sees its hand."""
+    return (s != obs[ob.SEAT] and obs[mask_at + s] != 0
+            and obs[free_at + s] < ob.unknown_in_hand(obs, s))
 
 
 @kernel
@@ -354,29 +368,30 @@ def _deal_one_believed_hand(pool, k, m, mask, unknown, free, rng):
 
 
 @kernel
-def _fact_allows(obs, s, pool, m):
-    """How many sets of seat s's unknown hand cards the whole pool[:m] holds that meet its pickup fact."""
-    mask = obs[ob.PICKUP_LEGAL + s]
+def _fact_allows(obs, s, pool, m, mask_at, free_at):
+    """How many sets of seat s's unknown hand cards the whole pool[:m] holds that meet its fact."""
+    mask = obs[mask_at + s]
     in_pool = _in_mask(pool, 0, m, mask)
-    return _hands_meeting(in_pool, m - in_pool, ob.unknown_in_hand(obs, s), obs[ob.PICKUP_FREE + s])
+    return _hands_meeting(in_pool, m - in_pool, ob.unknown_in_hand(obs, s), obs[free_at + s])
 
 
 @kernel
-def _believed_seats(obs, pool, m):
+def _believed_seats(obs, pool, m, mask_at, free_at):
     """The seats whose hands the belief deals, as bits: each whose fact binds and that the pool can
     meet (else the fact is dropped). Any order of the pool gives the same seats."""
     seats = 0
     for s in range(obs[ob.PLAYERS]):
-        if _binding(obs, s) and _fact_allows(obs, s, pool, m) > 0.0:
+        if _binding(obs, s, mask_at, free_at) and _fact_allows(obs, s, pool, m, mask_at, free_at) > 0.0:
             seats |= 1 << s
     return seats
 
 
 @kernel
-def _deal_believed_hands(obs, rng, st, pool, m, believed):
-    """BASIC_MODEL: the unknown hand cards of every seat whose fact binds (`_binding`), from pool[:m],
-    added to their hand rows in `st`; they are pool[:k], and k is returned (0 when no fact binds, or
-    when the facts cannot all hold: nothing is dealt then).
+def _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at):
+    """BASIC_MODEL and BASIC_PLAYS (the facts at mask_at, free_at): the unknown hand cards of every
+    seat whose fact binds (`_binding`), from pool[:m], added to their hand rows in `st`; they are
+    pool[:k], and k is returned (0 when no fact binds, or when the facts cannot all hold: nothing is
+    dealt then).
 
     Exact rejection sampling: seat by seat, a hand uniform among the sets the cards left allow
     (`_deal_one_believed_hand`); the whole draw is kept with probability the product, over every seat
@@ -393,13 +408,13 @@ def _deal_believed_hands(obs, rng, st, pool, m, believed):
         for s in range(n):
             if not believed >> s & 1:
                 continue
-            left = _deal_one_believed_hand(pool, k, m, obs[ob.PICKUP_LEGAL + s], ob.unknown_in_hand(obs, s),
-                                           obs[ob.PICKUP_FREE + s], rng)
+            left = _deal_one_believed_hand(pool, k, m, obs[mask_at + s], ob.unknown_in_hand(obs, s),
+                                           obs[free_at + s], rng)
             if left == 0.0:  # the earlier hands left no set that meets this fact
                 keep = 0.0
                 break
             if k > 0:  # the first hand is drawn from the whole pool: its share is 1
-                keep *= left / _fact_allows(obs, s, pool, m)
+                keep *= left / _fact_allows(obs, s, pool, m, mask_at, free_at)
             k += ob.unknown_in_hand(obs, s)
         if keep > 0.0 and (keep >= 1.0 or _uniform01(rng) < keep):
             _add_believed_hands(obs, st, pool, believed)

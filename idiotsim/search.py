@@ -202,7 +202,8 @@ def copy_state(src, dst):
         copy_range(s, d, en.SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, en.BLIND):
         copy_range(s, d, start, 3 * n)
-    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE):
+    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE,
+                  ob.LACKS, ob.LACKS_FREE):
         copy_range(s, d, start, n)
     copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
     copy_range(s, d, en.TALON + s[en.TALON_POS], s[en.TALON_LEN] - s[en.TALON_POS])

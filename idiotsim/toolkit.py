@@ -46,9 +46,9 @@ from idiotsim.observation import (ALL_RANKS, BLIND, BLIND_PRESENT, BLIND_SIZE, B
                                   PILE_COUNTS, PLAYERS, SEAT, SOURCE, SRC_BLIND, SRC_FACEUP, SRC_HAND, SWAP,
                                   TALON_SIZE, TEN_ONLY_ON_LOWER, TURN, blind_present, blind_size, burned_count,
                                   can_chance, can_pick_up, cards_held, deck_count, decision, faceup_count,
-                                  faceup_size, hand_size, is_in, known_count, legal_ranks, must_play, my_seat,
-                                  pickup_free, pickup_legal, pile_count, pile_run, pile_size, pile_top,
-                                  player_count, source, talon_size, unknown_in_hand)
+                                  faceup_size, hand_size, is_in, known_count, lacks, lacks_free, legal_ranks,
+                                  must_play, my_seat, pickup_free, pickup_legal, pile_count, pile_run, pile_size,
+                                  pile_top, player_count, source, talon_size, unknown_in_hand)
 
 # Re-exported, so that a strategy imports everything it needs from here.
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
     "decision", "my_seat", "player_count", "source", "pile_top", "pile_run", "pile_size", "pile_count",
     "burned_count", "legal_ranks", "talon_size", "must_play", "can_pick_up", "can_chance", "deck_count", "hand_size",
     "faceup_size", "blind_size", "cards_held", "faceup_count", "known_count", "blind_present", "is_in",
-    "unknown_in_hand", "pickup_legal", "pickup_free",
+    "unknown_in_hand", "pickup_legal", "pickup_free", "lacks", "lacks_free",
     # decisions and helpers
     "play", "swap_choice", "legal_mask", "rank_is_legal", "followers", "follows", "legal_now", "held_in_source",
     "can_play", "playable_mask", "faceup_ranks", "known_ranks", "lowest_rank", "highest_rank",

@@ -146,20 +146,25 @@ def test_a_position_file_round_trip(tmp_path, capsys):
                                               "--save-position", saved)
 
 
-def test_a_position_file_keeps_the_pickup_facts(tmp_path):
+@pytest.mark.parametrize("mask_name, mask_at, free_name, free_at",
+                         [("pickup_legal", ob.PICKUP_LEGAL, "pickup_free", ob.PICKUP_FREE),
+                          ("lacks", ob.LACKS, "lacks_free", ob.LACKS_FREE)])
+def test_a_position_file_keeps_the_pickup_and_play_facts(tmp_path, mask_name, mask_at, free_name, free_at):
     data = good_position()
-    data["seats"][0].update(pickup_legal=["Q", "K", "A", "2", "10"], pickup_free=1)
+    data["seats"][0].update({mask_name: ["Q", "K", "A", "2", "10"], free_name: 1})
     position = an.position_from_dict(data)
-    assert position.obs[ob.PICKUP_LEGAL] == sum(1 << r for r in (10, 11, 12, 0, 8))
-    assert position.obs[ob.PICKUP_FREE] == 1 and position.obs[ob.PICKUP_LEGAL + 1] == 0
+    assert position.obs[mask_at] == sum(1 << r for r in (10, 11, 12, 0, 8))
+    assert position.obs[free_at] == 1 and position.obs[mask_at + 1] == 0
+    other_at = ob.LACKS if mask_at == ob.PICKUP_LEGAL else ob.PICKUP_LEGAL
+    assert position.obs[other_at] == 0
     path = tmp_path / "p.toml"
     path.write_text(an.position_toml(position))
     np.testing.assert_array_equal(an.position_from_file(str(path)).obs, position.obs)
-    data["seats"][0]["pickup_free"] = -1
-    with pytest.raises(UserError, match="pickup_free"):
+    data["seats"][0][free_name] = -1
+    with pytest.raises(UserError, match=free_name):
         an.position_from_dict(data)
-    data["seats"][0]["pickup_legal"] = ["Q", "X"]
-    with pytest.raises(UserError, match="pickup_legal"):
+    data["seats"][0][mask_name] = ["Q", "X"]
+    with pytest.raises(UserError, match=mask_name):
         an.position_from_dict(data)
 
 

@@ -1,10 +1,13 @@
-"""The pickup facts of the observation and the search's basic-model belief (issue 19).
+"""The pickup and play facts of the observation and the search's basic-model beliefs (issue 19).
 
-- Pickup facts (observation PICKUP_LEGAL, PICKUP_FREE; docs/rules.md "Pickup facts"): both engines keep
-  them (the observation checksums of tests/test_engine_equality.py cover every field in every variant);
-  here, in games of `basic` (which never picks up by choice, R14) every seat's true hand meets its fact:
-  of its cards that are not KNOWN, at most PICKUP_FREE are of a rank in PICKUP_LEGAL.
-- The belief (`sampler.sample_state` with BASIC_MODEL): every sample is a legal state that meets every
+- Pickup facts (observation PICKUP_LEGAL, PICKUP_FREE; docs/rules.md "Pickup facts") and play facts
+  (LACKS, LACKS_FREE; "Play facts"): both engines keep them (the observation checksums of
+  tests/test_engine_equality.py cover every field in every variant); here, in games of `basic` (which
+  never picks up by choice, R14, plays every copy of the rank it plays first, and lays its best cards
+  face-up, R6) every seat's true hand meets its facts: of its cards that are not KNOWN, at most
+  PICKUP_FREE are of a rank in PICKUP_LEGAL, and at most LACKS_FREE of a rank in LACKS.
+- The beliefs (`sampler.sample_state` with BASIC_MODEL, the pickup facts, and BASIC_PLAYS, the play
+  facts), each: every sample is a legal state that meets every
   opponent's fact, and the truth meets them too (it is a possible sample); samples are uniform over the
   arrangements that meet the facts (chi-square on small endgames, with one natural fact and with two
   facts, which takes the rejection step); with no binding fact the sample is the uniform belief's on
@@ -54,17 +57,21 @@ def unknown_rows(st, n) -> np.ndarray:
     return hands(st, n) - st[ob.KNOWN: ob.KNOWN + n * NR].reshape(n, NR)
 
 
-def meets_fact(st, obs, s: int) -> bool:
-    """Does seat s's hand in `st` meet its pickup fact in `obs`?"""
-    mask = obs[ob.PICKUP_LEGAL + s]
+BELIEFS = [sampler.BASIC_MODEL, sampler.BASIC_PLAYS]
+
+
+def meets_fact(st, obs, s: int, belief: int) -> bool:
+    """Does seat s's hand in `st` meet the fact in `obs` that `belief` reads?"""
+    mask_at, free_at = sampler.fact_offsets(belief)
+    mask = obs[mask_at + s]
     unknown = unknown_rows(st, obs[ob.PLAYERS])[s]
-    return sum(int(unknown[r]) for r in range(NR) if mask >> r & 1) <= obs[ob.PICKUP_FREE + s]
+    return sum(int(unknown[r]) for r in range(NR) if mask >> r & 1) <= obs[free_at + s]
 
 
-def believed_sample(obs, hand, seed: int) -> np.ndarray:
+def believed_sample(obs, hand, seed: int, belief: int) -> np.ndarray:
     st = np.zeros(en.STATE_SIZE, np.int64)
     pool = np.zeros(en.MAX_CARDS, np.int64)
-    assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, pool, sampler.BASIC_MODEL) == 0
+    assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, pool, belief) == 0
     return st
 
 
@@ -74,8 +81,8 @@ def uniform_sample(obs, hand, seed: int) -> np.ndarray:
     return st
 
 
-def binding_seats(obs) -> list:
-    return [s for s in range(obs[ob.PLAYERS]) if sampler._binding(obs, s)]
+def binding_seats(obs, belief: int) -> list:
+    return [s for s in range(obs[ob.PLAYERS]) if sampler._binding(obs, s, *sampler.fact_offsets(belief))]
 
 
 @pytest.fixture(scope="module", params=FACT_RULES, ids=lambda r: f"{r.players}p-{r.decks}d-{r.low_rank}-{r.chance}")
@@ -84,32 +91,36 @@ def fact_positions(request):
     return rules, positions(rules, range(4 if rules.players < 6 else 2))
 
 
-def test_basic_players_meet_their_pickup_facts_and_so_do_the_believed_samples(fact_positions):
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_basic_players_meet_their_facts_and_so_do_the_believed_samples(fact_positions, belief):
     """The truth meets every fact (so it is a possible sample); every sample is a legal state that
-    meets every opponent's fact; many positions have a binding fact."""
+    meets every opponent's fact; many positions have a binding fact (the play facts, set at every
+    play, bind at most positions)."""
     rules, found = fact_positions
     bound = 0
     for pos in found:
         obs, hand, seat, truth = pos["obs"], pos["hand"], pos["seat"], pos["state"]
-        assert all(meets_fact(truth, obs, s) for s in range(rules.players))
-        bound += bool(binding_seats(obs))
+        assert all(meets_fact(truth, obs, s, belief) for s in range(rules.players))
+        bound += bool(binding_seats(obs, belief))
         for k in range(2):
-            st = believed_sample(obs, hand, 31 * k + int(obs[ob.ACTIONS]))
+            st = believed_sample(obs, hand, 31 * k + int(obs[ob.ACTIONS]), belief)
             check_legal_state(st, obs, hand)
             assert hidden_cards(st, seat) == hidden_cards(truth, seat)
-            assert all(meets_fact(st, obs, s) for s in range(rules.players) if s != seat)
-    assert bound >= len(found) // 5, (bound, len(found))
+            assert all(meets_fact(st, obs, s, belief) for s in range(rules.players) if s != seat)
+    assert bound >= len(found) // (5 if belief == sampler.BASIC_MODEL else 2), (bound, len(found))
 
 
-def test_without_a_binding_fact_the_belief_is_the_uniform_sample():
-    found = [p for p in positions(Rules(players=4), range(2)) if not binding_seats(p["obs"])]
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_without_a_binding_fact_the_belief_is_the_uniform_sample(belief):
+    found = [p for p in positions(Rules(players=4), range(2)) if not binding_seats(p["obs"], belief)]
     assert len(found) > 20
     for pos in found:
         seed = int(pos["obs"][ob.ACTIONS])
-        assert (believed_sample(pos["obs"], pos["hand"], seed) == uniform_sample(pos["obs"], pos["hand"], seed)).all()
+        assert (believed_sample(pos["obs"], pos["hand"], seed, belief)
+                == uniform_sample(pos["obs"], pos["hand"], seed)).all()
 
 
-def believed_arrangements(pos) -> Counter:
+def believed_arrangements(pos, belief: int) -> Counter:
     """The exact probabilities (times a constant) of the arrangements that meet every opponent's fact."""
     obs, seat = pos["obs"], pos["seat"]
     st = uniform_sample(obs, pos["hand"], 0)
@@ -119,16 +130,17 @@ def believed_arrangements(pos) -> Counter:
         for s in range(obs[ob.PLAYERS]):
             if s != seat:
                 st[en.HANDS + s * NR: en.HANDS + s * NR + NR] = np.frombuffer(next(rows), np.int64)
-        if all(meets_fact(st, obs, s) for s in range(obs[ob.PLAYERS]) if s != seat):
+        if all(meets_fact(st, obs, s, belief) for s in range(obs[ob.PLAYERS]) if s != seat):
             kept[(others, blind, talon)] = weight
     return kept
 
 
-def with_facts(pos, facts) -> dict:
-    """The position with pickup facts (seat, mask, free) written into its observation."""
+def with_facts(pos, facts, belief: int) -> dict:
+    """The position with the facts `belief` reads (seat, mask, free) written into its observation."""
     obs = pos["obs"].copy()
+    mask_at, free_at = sampler.fact_offsets(belief)
     for s, mask, free in facts:
-        obs[ob.PICKUP_LEGAL + s], obs[ob.PICKUP_FREE + s] = mask, free
+        obs[mask_at + s], obs[free_at + s] = mask, free
     return dict(pos, obs=obs)
 
 
@@ -140,7 +152,7 @@ def without_known_cards(pos, seats) -> dict:
     return dict(pos, obs=obs)
 
 
-def small_endgames() -> list:
+def small_endgames(belief: int) -> list:
     """Two 3-player endgames of `basic` with 5..7 hidden cards: one with a natural binding fact, and one
     with both opponents' hands unknown and a fact each (one rank of the pool, none free; both bind,
     so the rejection step runs), each with at least 4 arrangements that meet the facts and some that
@@ -150,7 +162,7 @@ def small_endgames() -> list:
         for pos in decision_positions(Rules(players=3), "basic", SEED, g):
             obs = pos["obs"]
             m = sampler.hidden_pool(obs, pos["hand"], np.zeros(en.MAX_CARDS, np.int64))
-            if natural is None and 5 <= m <= 7 and binding_seats(obs) and _informative(pos):
+            if natural is None and 5 <= m <= 7 and binding_seats(obs, belief) and _informative(pos, belief):
                 natural = pos
             others = [s for s in range(3) if s != pos["seat"] and obs[ob.HAND_SIZE + s] > 0]
             known = sum(int(obs[ob.HAND_SIZE + s]) - ob.unknown_in_hand(obs, s) for s in others)
@@ -158,33 +170,36 @@ def small_endgames() -> list:
                 unknown = without_known_cards(pos, others)
                 pool = np.zeros(en.MAX_CARDS, np.int64)
                 ranks = sorted(set(pool[:sampler.hidden_pool(unknown["obs"], pos["hand"], pool)].tolist()))
-                candidate = with_facts(unknown, [(s, 1 << ranks[i % len(ranks)], 0) for i, s in enumerate(others)])
-                if len(binding_seats(candidate["obs"])) == 2 and _informative(candidate):
+                candidate = with_facts(unknown, [(s, 1 << ranks[i % len(ranks)], 0) for i, s in enumerate(others)],
+                                       belief)
+                if len(binding_seats(candidate["obs"], belief)) == 2 and _informative(candidate, belief):
                     two = candidate
         if natural is not None and two is not None:
             return [natural, two]
     raise AssertionError("no endgames found")
 
 
-def _informative(pos) -> bool:
-    return 4 <= len(believed_arrangements(pos)) < len(exact_arrangements(pos))
+def _informative(pos, belief: int) -> bool:
+    return 4 <= len(believed_arrangements(pos, belief)) < len(exact_arrangements(pos))
 
 
-def test_believed_samples_are_uniform_over_the_arrangements_that_meet_the_facts():
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_believed_samples_are_uniform_over_the_arrangements_that_meet_the_facts(belief):
     """12,000 samples of each endgame against the exact probabilities of the arrangements that meet
     the facts (some excluded: the facts bind); chi-square at 0.1%."""
-    for pos in small_endgames():
-        exact = believed_arrangements(pos)
+    for pos in small_endgames(belief):
+        exact = believed_arrangements(pos, belief)
         total = sum(exact.values())
         draws = 12_000
-        seen = Counter(arrangement(believed_sample(pos["obs"], pos["hand"], 5 + k), pos["seat"])
+        seen = Counter(arrangement(believed_sample(pos["obs"], pos["hand"], 5 + k, belief), pos["seat"])
                        for k in range(draws))
         assert set(seen) <= set(exact)
         stat = sum((seen[a] - draws * w / total) ** 2 / (draws * w / total) for a, w in exact.items())
         assert chi_square_p_above(stat, len(exact) - 1) > 1e-3, (stat, len(exact))
 
 
-def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails():
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails(belief):
     """Opponents that pick up by choice (heuristic pickup_max=3, R14) break the model: their true
     hands miss some facts, and every sample is still a legal state (each fact the pool cannot meet is
     dropped). Facts that can each hold but not together (two opponents that may hold no card of a
@@ -194,8 +209,8 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails():
     broken = 0
     for pos in found:
         obs, hand, truth = pos["obs"], pos["hand"], pos["state"]
-        broken += not all(meets_fact(truth, obs, s) for s in range(rules.players))
-        check_legal_state(believed_sample(obs, hand, int(obs[ob.ACTIONS])), obs, hand)
+        broken += not all(meets_fact(truth, obs, s, belief) for s in range(rules.players))
+        check_legal_state(believed_sample(obs, hand, int(obs[ob.ACTIONS]), belief), obs, hand)
     assert broken > 0
     for pos in found:
         obs = pos["obs"]
@@ -212,17 +227,19 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails():
         if counts[r] < max(need) or counts[r] >= sum(need):
             continue
         every_other = ob.ALL_RANKS & ~(1 << r)
-        pos = with_facts(pos, [(s, every_other, 0) for s in others])
-        st = believed_sample(pos["obs"], pos["hand"], 9)
+        pos = with_facts(pos, [(s, every_other, 0) for s in others], belief)
+        st = believed_sample(pos["obs"], pos["hand"], 9, belief)
         check_legal_state(st, pos["obs"], pos["hand"])
-        believed = sampler._believed_seats(pos["obs"], pool, m)
+        offsets = sampler.fact_offsets(belief)
+        believed = sampler._believed_seats(pos["obs"], pool, m, *offsets)
         assert believed == sum(1 << s for s in others)  # every fact can hold alone
-        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m, believed) == 0
+        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m, believed,
+                                            *offsets) == 0
         return
     raise AssertionError("no position for two facts that cannot hold together")
 
 
-@pytest.mark.parametrize("belief", [0, 1])
+@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS)
 def test_honesty_the_search_never_reads_a_hidden_card(belief):
     """Two true states that agree on everything public and on the seat's own hand (the hidden cards
     permuted among their places, facts or not) give the same decisions and leave the same stream."""
@@ -230,7 +247,7 @@ def test_honesty_the_search_never_reads_a_hidden_card(belief):
     params = STRATEGY.params({"rollouts": 4, "belief": belief})
     checked = 0
     for pos in positions(Rules(players=4), range(2)):
-        if pos["obs"][ob.DECISION] != ob.TURN or (belief and not binding_seats(pos["obs"])):
+        if pos["obs"][ob.DECISION] != ob.TURN or (belief and not binding_seats(pos["obs"], belief)):
             continue
         truth = pos["state"]
         other = with_hidden_cards_moved(truth, pos["seat"], rng)
@@ -246,11 +263,12 @@ def test_honesty_the_search_never_reads_a_hidden_card(belief):
     assert checked >= 10
 
 
-def test_the_belief_search_plays_legal_games_against_model_breakers():
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_the_belief_search_plays_legal_games_against_model_breakers(belief):
     """The search with the belief on the numba engine against opponents that pick up by choice: every
     game ends without an illegal move (NO_STATE would be one)."""
     rules = Rules(players=4)
-    seats = load_strategies("search:rollouts=4,belief=1,heuristic:pickup_max=3", 2)
+    seats = load_strategies(f"search:rollouts=4,belief={belief},heuristic:pickup_max=3", 2)
     ids = np.arange(8)
     seating = np.ones((8, 4), np.int8)  # the search rotated over the seats, the model breakers elsewhere
     seating[np.arange(8), np.arange(8) % 4] = 0

@@ -35,7 +35,7 @@ from idiotsim.reference import legal_ranks
 from idiotsim.rules import Rules
 from idiotsim.simulate import play_games, play_seated, trace_game
 from idiotsim.strategies.search import PERFECT_INFO, STRATEGY
-from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, load_strategy, play
+from idiotsim.strategy_api import CHANCE, PICKUP, SeatStrategy, load_strategies, load_strategy, play
 
 FAMILY_FILE = Path(__file__).resolve().parent.parent / "strategies" / "search.py"
 SEED = 4242
@@ -442,7 +442,7 @@ def test_both_engines_play_search_alike(case, fields, players, fast_reference_ch
     """Trace and observation equality (tests/test_engine_equality.py) with `search` seated, K = 3;
     the swap searched in every other game, the rollout policy (basic, counter, tuned everywhere, tuned
     at the searcher's seat), the budget allocation (every move, sequential halving), the 10s (searched,
-    burned by rule, saved by rule) and the belief (uniform, basic model) varying with the game and the variant, so every value meets every
+    burned by rule, saved by rule) and the belief (uniform, pickup facts, play facts) varying with the game and the variant, so every value meets every
     variant's rules."""
     failures = []
     cycle = len(players)
@@ -450,12 +450,25 @@ def test_both_engines_play_search_alike(case, fields, players, fast_reference_ch
     for g in range(2 * cycle):
         n = players[g % cycle]
         knobs = (f"rollouts=3,swap={g % 2},policy={(g + shift) % 4},objective={int(g % 4 == 3)},"
-                 f"halving={(g + shift) // 2 % 2},tens={(g + 2 * shift) % 3},belief={(g + shift) // 3 % 2}")
+                 f"halving={(g + shift) // 2 % 2},tens={(g + 2 * shift) % 3},belief={(g + shift) // 3 % 3}")
         msg = compare_game(case, Rules(players=n, **fields), search_spec(n, g, knobs), SEED, g,
                            hand_decks=bool(g % 2))
         if msg:
             failures.append(msg)
     assert not failures, "\n".join(failures[:3])
+
+
+def test_unrecorded_games_keep_the_facts_the_search_reads():
+    """A seat that is not `basic` is handed observations, so a batch (not recorded) keeps the facts
+    (engine.NO_OBSERVER is 0): the search with the play-fact belief plays the same games there as in a
+    recorded game (trace_game), which keeps every fact; with the facts left out its samples, and
+    then some of its moves, would differ."""
+    rules = Rules(players=4)
+    seats = load_strategies(f"{FAMILY_FILE}:SEARCH:rollouts=3,belief=2,basic,basic,basic", 4)
+    games = np.arange(12)
+    batch = play_seated(rules, seats, SEED, games, games, np.tile(np.arange(4, dtype=np.int8), (12, 1)))["places"]
+    for g in games:
+        assert list(batch[g]) == trace_game(rules, seats, SEED, int(g))[2]
 
 
 def rotated_mean_place_gain(rules: Rules, player: SeatStrategy, deals: int) -> tuple:

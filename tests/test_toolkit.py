@@ -71,6 +71,7 @@ def test_accessors_read_their_fields(table):
             assert tk.blind_size(o, s) == o[ob.BLIND_SIZE + s] and tk.is_in(o, s) == (o[ob.PLACE + s] == 0)
             assert tk.cards_held(o, s) == tk.hand_size(o, s) + tk.faceup_size(o, s) + tk.blind_size(o, s)
             assert (tk.pickup_legal(o, s), tk.pickup_free(o, s)) == (o[ob.PICKUP_LEGAL + s], o[ob.PICKUP_FREE + s])
+            assert (tk.lacks(o, s), tk.lacks_free(o, s)) == (o[ob.LACKS + s], o[ob.LACKS_FREE + s])
             assert tk.unknown_in_hand(o, s) == o[ob.HAND_SIZE + s] - o[ob.KNOWN + 13 * s: ob.KNOWN + 13 * s + 13].sum()
             for r in range(13):
                 assert tk.faceup_count(o, s, r) == o[ob.FACEUP + 13 * s + r]
