@@ -22,6 +22,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim import sampler, search
 from idiotsim.positions import decision_positions
@@ -93,13 +94,13 @@ def binding_and_fallbacks(found: list, belief: int, samples: int = 20) -> tuple:
     offsets = sampler.fact_offsets(belief)
     bound = np.array([any(sampler._binding(p["obs"], s, *offsets) for s in range(p["obs"][ob.PLAYERS]))
                       for p in found])
-    pool = np.zeros(search.en.MAX_CARDS, np.int64)
+    pool = np.zeros(en.MAX_CARDS, np.int64)
     fell = tried = 0
     for p in (p for p, b in zip(found, bound) if b):
         m = sampler.hidden_pool(p["obs"], p["hand"], pool)
         believed = sampler._believed_seats(p["obs"], pool, m, *offsets)
         for k in range(samples):
-            st = np.zeros(search.en.STATE_SIZE, np.int64)
+            st = np.zeros(en.STATE_SIZE, np.int64)
             dealt = sampler._deal_believed_hands(p["obs"], np.array([k], np.uint64), st, pool.copy(), m,
                                                  believed, *offsets)
             fell += believed != 0 and dealt == 0

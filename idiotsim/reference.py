@@ -81,10 +81,9 @@ class Player:
     lacks: int = 0  # the play facts (observation LACKS, LACKS_FREE; docs/rules.md)
     lacks_free: int = 0
 
-    def learn_lacks(self, ranks) -> None:
-        """A play fact: had this player played like `basic`, its unknown hand cards hold none of
-        `ranks` now; joined with the earlier fact while no unknown card has come in since."""
-        mask = sum(1 << r for r in set(ranks))
+    def learn_lacks(self, mask: int) -> None:
+        """A play fact: had this player played like `basic`, its unknown hand cards hold none of the
+        ranks in `mask` now; joined with the earlier fact while no unknown card has come in since."""
         self.lacks = mask | self.lacks if self.lacks_free == 0 else mask
         self.lacks_free = 0
 
@@ -189,7 +188,7 @@ class Round:
                        "_faceup": sorted(player.faceup), "_hand": sorted(player.hand)})
         for player in self.players:  # the play facts: basic lays face-up its 3 cards of the highest keys
             lowest = min(BASIC_KEY[card_rank(c)] for c in player.faceup)
-            player.learn_lacks(q for q in range(NUM_RANKS) if BASIC_KEY[q] > lowest)
+            player.learn_lacks(sum(1 << q for q in range(NUM_RANKS) if BASIC_KEY[q] > lowest))
 
     def choose_starter(self, left_of_dealer: int) -> int:
         """R7 (player left of the dealer), or R8/V3 (lowest ordinary rank in hand)."""
@@ -372,9 +371,9 @@ class Round:
                 player.lacks_free = max(0, player.lacks_free - unknown_played)
             player.known[rank] = max(0, player.known[rank] - count)
             # basic plays every copy of its rank, and only when no rank it plays first was allowed
-            allowed = [q for q in range(NUM_RANKS) if may_follow(q, self.top_rank(), self.rules)]
-            first = [q for q in allowed if BASIC_KEY[q] < BASIC_KEY[rank]] if self.must_play < 0 else []
-            player.learn_lacks(first + [rank])
+            allowed = legal_ranks(self.top_rank(), self.rules) if self.must_play < 0 else 0
+            first = sum(1 << q for q in range(NUM_RANKS) if allowed >> q & 1 and BASIC_KEY[q] < BASIC_KEY[rank])
+            player.learn_lacks(first | 1 << rank)
         played += take_rank(player.faceup, rank, extra)
         return self.after_play(player, played, ob.SOURCE_NAMES[source])
 
@@ -408,7 +407,7 @@ class Round:
         if extra_card is None:  # R14: the pickup facts
             player.pickup_legal = legal_ranks(self.top_rank(), self.rules)
             player.pickup_free = 0
-            player.learn_lacks(q for q in range(NUM_RANKS) if may_follow(q, self.top_rank(), self.rules))
+            player.learn_lacks(player.pickup_legal)
         player.hand += taken
         player.known += counts(taken)  # everyone saw these cards go into the hand
         self.pile = []
