@@ -50,7 +50,7 @@ from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                               ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
-                              PICKUP, SIG, basic_rank, legal_mask, legal_now, play_like_basic)
+                              PICKUP, SIG, basic_rank, legal_mask, legal_now, play_like_basic, ranks_present)
 
 MAX_STRATEGIES = 32  # distinct strategies one batch can seat
 STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
@@ -439,10 +439,7 @@ def _basic_turn(sp, seat, n):
     if source == ob.SRC_BLIND:
         return BLIND_TURN
     row = HANDS + seat * NR if source == ob.SRC_HAND else ob.FACEUP + seat * NR
-    held = 0
-    for r in range(NR):
-        held |= (sp[row + r] > 0) << r
-    rank = basic_rank(held & sp[ob.LEGAL])
+    rank = basic_rank(ranks_present(sp, row) & sp[ob.LEGAL])
     if rank < 0:  # R14: nothing playable, so the pile is not empty (every rank is legal on an empty pile)
         _pick_up(sp, seat, -1, -1)
         return _next_seat(sp, seat, n)

@@ -182,15 +182,29 @@ def can_play(obs, hand, rank):
 @kernel(inline="always")
 def playable_mask(obs, hand):
     """Bit r set when the player holds rank r in the current source and it is legal now."""
-    held = 0
     if obs[SOURCE] == SRC_HAND:
-        for r in range(NR):
-            held |= (hand[r] > 0) << r
-    elif obs[SOURCE] == SRC_FACEUP:
-        row = FACEUP + obs[SEAT] * NR
-        for r in range(NR):
-            held |= (obs[row + r] > 0) << r
-    return held & obs[LEGAL]
+        return ranks_present(hand, 0) & obs[LEGAL]
+    if obs[SOURCE] == SRC_FACEUP:
+        return ranks_present(obs, FACEUP + obs[SEAT] * NR) & obs[LEGAL]
+    return 0
+
+
+@intrinsic
+def ranks_present(typingctx, counts, start):
+    """Bit r set when counts[start + r] > 0, for the 13 counts from `start` of an int64 array (or of
+    a pointer to int64): one vector load and compare instead of 13 compare-and-shift steps. The 13
+    values must lie inside the array (every count row of the observation and state does)."""
+    if isinstance(counts, types.CPointer):
+        get_data = lambda context, builder, value: value  # noqa: E731
+    else:
+        get_data = lambda context, builder, value: context.make_array(counts)(context, builder, value).data  # noqa: E731
+
+    def codegen(context, builder, signature, args):
+        first = builder.gep(get_data(context, builder, args[0]), [args[1]])
+        row = builder.load(builder.bitcast(first, ir.VectorType(ir.IntType(64), NR).as_pointer()), align=8)
+        present = builder.icmp_signed(">", row, ir.Constant(ir.VectorType(ir.IntType(64), NR), None))
+        return builder.zext(builder.bitcast(present, ir.IntType(NR)), ir.IntType(64))
+    return types.int64(counts, types.int64), codegen
 
 
 @intrinsic
@@ -228,10 +242,7 @@ def lowest_playable_ordinary(obs, hand):
 @kernel(inline="always")
 def ranks_in_row(obs, start):
     """Bit r set when obs[start + r] > 0: the ranks present in a 13-count row."""
-    mask = 0
-    for r in range(NR):
-        mask |= (obs[start + r] > 0) << r
-    return mask
+    return ranks_present(obs, start)
 
 
 @kernel(inline="always")

@@ -112,6 +112,20 @@ def test_play_helpers_follow_the_rules(table):
             assert limited == (1 if o[ob.SOURCE] == ob.SRC_HAND and o[ob.TALON_SIZE] > 0 else count)
 
 
+@njit
+def _ranks_present_at(counts, start):
+    return tk.ranks_present(counts, start)
+
+
+def test_ranks_present_reads_exactly_the_13_counts_from_start():
+    rng = np.random.default_rng(19)
+    for _ in range(500):
+        counts = rng.integers(-2, 4, size=40).astype(np.int64)
+        start = int(rng.integers(0, 40 - 13 + 1))
+        expected = sum(1 << r for r in range(13) if counts[start + r] > 0)
+        assert _ranks_present_at(counts, start) == expected
+
+
 def test_table_helpers(table):
     _, seen = table
     for o, h in seen:
