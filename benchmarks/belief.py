@@ -28,23 +28,23 @@ from idiotsim import sampler, search
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.search import POLICY_PARAMS
-from rollout_work import new_work, seat_views
+from rollout_work import decision_pool, new_work, seat_views
 
 
 @njit(cache=True)
 def _samples(states, repeats, belief, roll_out):
     """Samples of each state's position, `repeats` times (its hidden pool built once, as a search
     builds it once per decision), each rolled out by `basic` when `roll_out`."""
-    _, (sample, roll, pool, snap, hidden) = new_work()
+    _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
     total = 0
     for i in range(states.shape[0]):
         seat, obs, hand = seat_views(states[i])
-        m = sampler.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
+        m = decision_pool(obs, hand, hidden, plan, belief)  # once per position, as a search does per decision
         for _ in range(repeats):
-            total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief)
+            total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief, plan)
             if roll_out:
                 search.copy_state(sample, roll)
                 total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
@@ -98,11 +98,12 @@ def binding_and_fallbacks(found: list, belief: int, samples: int = 20) -> tuple:
     fell = tried = 0
     for p in (p for p, b in zip(found, bound) if b):
         m = sampler.hidden_pool(p["obs"], p["hand"], pool)
-        believed = sampler._believed_seats(p["obs"], pool, m, *offsets)
+        plan = np.zeros(sampler.PLAN_SIZE, np.int64)
+        believed = sampler.plan_samples(p["obs"], pool, m, belief, plan)
         for k in range(samples):
             st = np.zeros(en.STATE_SIZE, np.int64)
             dealt = sampler._deal_believed_hands(p["obs"], np.array([k], np.uint64), st, pool.copy(), m,
-                                                 believed, *offsets)
+                                                 plan, *offsets)
             fell += believed != 0 and dealt == 0
             tried += 1
     return bound, fell / max(tried, 1)

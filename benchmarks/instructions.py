@@ -39,7 +39,7 @@ from idiotsim import search
 from idiotsim.rules import Rules
 from idiotsim.sampler import BASIC_PLAYS
 from idiotsim.search import POLICY_PARAMS
-from rollout_work import new_work, seat_views
+from rollout_work import decision_pool, new_work, seat_views
 from idiotsim.simulate import play_games
 from idiotsim.strategies.search import STRATEGY
 from idiotsim.strategy_api import load_strategies
@@ -70,7 +70,7 @@ def callgrind_helper():
 def _phase(states, repeats, phase, actions):
     """`repeats` units of `phase` from each state; the rollouts' actions (cycles skipped not counted)
     into actions[0]; returns the sum of places (so nothing is optimised away)."""
-    _, (sample, roll, pool, snap, hidden) = new_work()
+    _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
@@ -78,12 +78,12 @@ def _phase(states, repeats, phase, actions):
     actions[0] = 0
     for i in range(states.shape[0]):
         seat, obs, hand = seat_views(states[i])
-        m = search.hidden_pool(obs, hand, hidden)
+        m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
         for _ in range(repeats):
             if phase == TRUTH:
                 search.copy_state(states[i], roll)
             else:
-                places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS)
+                places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
                 if phase >= COPY:
                     search.copy_state(sample, roll)
             if phase >= ROLLOUT:

@@ -12,9 +12,19 @@ from idiotsim import search
 
 @njit(cache=True)
 def work_sections(work):
-    """(sample, roll, pool, snap, hidden): the sections of a search work array (idiotsim.search's layout)."""
+    """(sample, roll, pool, snap, hidden, plan): the sections of a search work array (idiotsim.search's layout)."""
     return (work[search.SAMPLE:search.ROLL], work[search.ROLL:search.POOL], work[search.POOL:search.SNAP],
-            work[search.SNAP:search.MOVES], work[search.HIDDEN:search.HIDDEN_BUILT])
+            work[search.SNAP:search.MOVES], work[search.HIDDEN:search.HIDDEN_BUILT],
+            work[search.PLAN:search.WORK_SIZE])
+
+
+@njit(cache=True)
+def decision_pool(obs, hand, hidden, plan, belief):
+    """What a search builds once per decision before its samples: the hidden pool in `hidden` (its
+    size returned) and the belief's plan of it in `plan`."""
+    m = search.hidden_pool(obs, hand, hidden)
+    search.plan_samples(obs, hidden, m, belief, plan)
+    return m
 
 
 @njit(cache=True)

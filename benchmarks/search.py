@@ -35,7 +35,7 @@ from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
 from idiotsim.search import POLICY_PARAMS
-from rollout_work import new_work, seat_views
+from rollout_work import decision_pool, new_work, seat_views
 from idiotsim.simulate import play_games
 from idiotsim.strategies.search import STRATEGY
 from idiotsim.strategy_api import load_strategies
@@ -51,7 +51,7 @@ def _rollouts(states, repeats, belief):
     """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
     `belief` (idiotsim.sampler; the hidden pool built once per state, as a search builds it once per
     decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
-    _, (sample, roll, pool, snap, hidden) = new_work()
+    _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)
     params = POLICY_PARAMS.copy()
@@ -61,8 +61,8 @@ def _rollouts(states, repeats, belief):
         if belief == REPLAYED:
             for i in range(states.shape[0]):
                 seat, obs, hand = seat_views(states[i])
-                m = search.hidden_pool(obs, hand, hidden)
-                search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_PLAYS)
+                m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
+                search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_PLAYS, plan)
         for _ in range(repeats):
             for i in range(starts.shape[0]):
                 search.copy_state(starts[i], roll)
@@ -72,10 +72,10 @@ def _rollouts(states, repeats, belief):
         return places
     for i in range(states.shape[0]):
         seat, obs, hand = seat_views(states[i])
-        m = search.hidden_pool(obs, hand, hidden)  # once per position, as a search does per decision
+        sampled_belief = BASIC_PLAYS if belief == SAMPLES_ONLY else belief
+        m = decision_pool(obs, hand, hidden, plan, sampled_belief)  # once per position, as a search does per decision
         for _ in range(repeats):
-            places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m,
-                                               BASIC_PLAYS if belief == SAMPLES_ONLY else belief)
+            places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, sampled_belief, plan)
             if belief != SAMPLES_ONLY:
                 search.copy_state(sample, roll)
                 places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,

@@ -21,10 +21,16 @@ Two beliefs (the `belief` knob of the search):
   what `basic`'s swap, plays and pickups imply its hand lacks, of which the pickup facts are a part.
 
 The kernels allocate nothing: the pool is the caller's work array. A search draws K samples of one
-decision from the same pool, so it builds the pool once (`hidden_pool`) and samples from a copy of it
-each time (`sample_state_from`, `sample_deal_from`): the same samples as `sample_state` and `sample_deal`.
+decision from the same pool, so it builds the pool (`hidden_pool`) and what the belief makes of it
+(`plan_samples`) once, and samples from a copy of the pool each time (`sample_state_from`,
+`sample_deal_from`): the same samples as `sample_state` and `sample_deal`, which do all of it per call.
 """
 from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from idiotsim import engine as en
 from idiotsim import observation as ob
@@ -123,7 +129,7 @@ def _deal_talon(st, pool, k, size):
     return k + size
 
 
-@kernel
+@njit(cache=True)
 def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     """A state of the game as `obs[SEAT]` may believe it to be, at a TURN or BLIND decision: its own
     hand, every public fact, and the unseen cards dealt into the hidden places (the other hands
@@ -131,7 +137,11 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
     the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS). Returns 0, or -1 when the
     observation is inconsistent."""
-    return _sample_pool(obs, hand, rng, st, pool, hidden_pool(obs, hand, pool), belief)
+    hidden = np.empty(en.MAX_CARDS, np.int64)
+    plan = np.zeros(PLAN_SIZE, np.int64)
+    m = hidden_pool(obs, hand, hidden)
+    plan_samples(obs, hidden, m, belief, plan)
+    return sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan)
 
 
 @kernel(inline="always")
@@ -143,20 +153,13 @@ def _copy_pool(hidden, pool, m):
 
 
 @kernel
-def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief=UNIFORM):
-    """`sample_state` with the pool built beforehand: hidden[:m] as `hidden_pool` leaves it (m its
-    result), copied into `pool` and sampled from; the same state for the same stream."""
+def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan):
+    """`sample_state` with what every sample of the decision shares built beforehand: hidden[:m] as
+    `hidden_pool` leaves it (m its result, copied into `pool` and sampled from) and `plan` as
+    `plan_samples` leaves it; the same state for the same stream."""
     if m < 0:
         return -1
     _copy_pool(hidden, pool, m)
-    return _sample_pool(obs, hand, rng, st, pool, m, belief)
-
-
-@kernel
-def _sample_pool(obs, hand, rng, st, pool, m, belief):
-    """`sample_state` from the hidden pool in pool[:m] (in rank order)."""
-    if m < 0:
-        return -1
     _set_counters(st, obs)
     p, o, h = en._data_pointer(st), en._data_pointer(obs), en._data_pointer(hand)
     seat = obs[ob.SEAT]
@@ -169,16 +172,14 @@ def _sample_pool(obs, hand, rng, st, pool, m, belief):
             for r in range(NR):
                 p[row + r] = o[ob.KNOWN + s * NR + r]
     k = 0
-    believed = 0
-    if belief != UNIFORM:
+    if plan[0] != 0:
         mask_at, free_at = fact_offsets(belief)
-        believed = _believed_seats(obs, pool, m, mask_at, free_at)
-        k = _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at)
+        k = _deal_believed_hands(obs, rng, st, pool, m, plan, mask_at, free_at)
     if k == 0:  # no fact binds (or they cannot all hold): every hidden card shuffled
         shuffle(pool, m, rng)
     else:
         shuffle_range(pool, k, m, rng)
-    return _deal_rest(obs, st, pool, k, m, believed if k > 0 else 0)
+    return _deal_rest(obs, st, pool, k, m, plan[0] if k > 0 else 0)
 
 
 @kernel
@@ -279,9 +280,8 @@ def _binding(obs, s, mask_at, free_at):
             and obs[free_at + s] < ob.unknown_in_hand(obs, s))
 
 
-@kernel
-def _choose(n, k):
-    """The binomial coefficient C(n, k) as a float (exact multiplications: the same bits everywhere)."""
+def _choose(n: int, k: int) -> float:
+    """The binomial coefficient C(n, k) as a float, by exact multiplications (the table's entries)."""
     if k < 0 or k > n:
         return 0.0
     k = min(k, n - k)
@@ -291,13 +291,26 @@ def _choose(n, k):
     return c
 
 
+# C(n, k) at CHOOSE[n * CHOOSE_ROW + k] for n, k <= MAX_CARDS: a float division costs more than the
+# rest of a sample's arithmetic (the table holds the same bits as the loop: IEEE arithmetic)
+CHOOSE_ROW = en.MAX_CARDS + 1
+CHOOSE = np.array([_choose(n, k) for n in range(CHOOSE_ROW) for k in range(CHOOSE_ROW)])
+
+
+@kernel(inline="always")
+def _sets_of(in_mask, others, j, unknown):
+    """How many sets of `unknown` cards hold j of in_mask cards and unknown - j of `others` cards
+    (0 <= j <= in_mask, 0 <= unknown - j <= others)."""
+    return CHOOSE[in_mask * CHOOSE_ROW + j] * CHOOSE[others * CHOOSE_ROW + unknown - j]
+
+
 @kernel
 def _hands_meeting(in_mask, others, unknown, free):
     """How many sets of `unknown` cards, of in_mask cards of the mask's ranks and `others` of other
     ranks, hold at most `free` of the mask's ranks."""
     total = 0.0
     for j in range(max(0, unknown - others), min(free, unknown, in_mask) + 1):
-        total += _choose(in_mask, j) * _choose(others, unknown - j)
+        total += _sets_of(in_mask, others, j, unknown)
     return total
 
 
@@ -354,7 +367,7 @@ def _deal_one_believed_hand(pool, k, m, mask, unknown, free, rng):
     j = max(0, unknown - others)
     last = min(free, unknown, in_mask)
     while j < last:
-        u -= _choose(in_mask, j) * _choose(others, unknown - j)
+        u -= _sets_of(in_mask, others, j, unknown)
         if u < 0.0:
             break
         j += 1
@@ -375,19 +388,45 @@ def _fact_allows(obs, s, pool, m, mask_at, free_at):
     return _hands_meeting(in_pool, m - in_pool, ob.unknown_in_hand(obs, s), obs[free_at + s])
 
 
-@kernel
-def _believed_seats(obs, pool, m, mask_at, free_at):
-    """The seats whose hands the belief deals, as bits: each whose fact binds and that the pool can
-    meet (else the fact is dropped). Any order of the pool gives the same seats."""
-    seats = 0
-    for s in range(obs[ob.PLAYERS]):
-        if _binding(obs, s, mask_at, free_at) and _fact_allows(obs, s, pool, m, mask_at, free_at) > 0.0:
-            seats |= 1 << s
-    return seats
+PLAN_SIZE = 1 + ob.MAX_PLAYERS  # `plan_samples`: the believed seats, then a float per seat
 
 
 @kernel
-def _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at):
+def plan_samples(obs, hidden, m, belief, plan):
+    """What every sample of one decision shares under `belief`, from its hidden pool hidden[:m]:
+    the seats whose hands the belief deals, as bits in plan[0] (returned): each whose fact binds and
+    that the pool can meet (else the fact is dropped); and for each, how many sets of its unknown hand
+    cards the pool holds that meet its fact (`_fact_allows`), a float's bits in plan[1 + seat]. Any
+    order of the pool gives the same plan."""
+    believed = 0
+    if belief != UNIFORM and m >= 0:
+        mask_at, free_at = fact_offsets(belief)
+        for s in range(obs[ob.PLAYERS]):
+            if _binding(obs, s, mask_at, free_at):
+                allows = _fact_allows(obs, s, hidden, m, mask_at, free_at)
+                if allows > 0.0:
+                    believed |= 1 << s
+                    plan[1 + s] = _float_bits(allows)
+    plan[0] = believed
+    return believed
+
+
+@intrinsic
+def _float_bits(typingctx, value):
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, bits):
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.int64), codegen
+
+
+@kernel
+def _deal_believed_hands(obs, rng, st, pool, m, plan, mask_at, free_at):
     """BASIC_MODEL and BASIC_PLAYS (the facts at mask_at, free_at): the unknown hand cards of every
     seat whose fact binds (`_binding`), from pool[:m], added to their hand rows in `st`; they are
     pool[:k], and k is returned (0 when no fact binds, or when the facts cannot all hold: nothing is
@@ -397,8 +436,9 @@ def _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at):
     (`_deal_one_believed_hand`); the whole draw is kept with probability the product, over every seat
     but the first, of the sets its cards left allowed over the sets the whole pool allows (at most 1:
     fewer cards hold fewer sets). The kept draws are uniform over every arrangement that meets every
-    fact. A fact the whole pool cannot meet is dropped (not in `believed`, the seats of
-    `_believed_seats`: that hand is dealt with the rest)."""
+    fact. A fact the whole pool cannot meet is dropped (not in the plan's seats, `plan_samples`: that
+    hand is dealt with the rest)."""
+    believed = plan[0]
     if believed == 0:
         return 0
     n = obs[ob.PLAYERS]
@@ -414,7 +454,7 @@ def _deal_believed_hands(obs, rng, st, pool, m, believed, mask_at, free_at):
                 keep = 0.0
                 break
             if k > 0:  # the first hand is drawn from the whole pool: its share is 1
-                keep *= left / _fact_allows(obs, s, pool, m, mask_at, free_at)
+                keep *= left / _bits_float(plan[1 + s])
             k += ob.unknown_in_hand(obs, s)
         if keep > 0.0 and (keep >= 1.0 or _uniform01(rng) < keep):
             _add_believed_hands(obs, st, pool, believed)

@@ -31,8 +31,8 @@ from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
 from idiotsim.observation import NR
-from idiotsim.sampler import (BASIC_MODEL, UNIFORM, copy_range, hidden_pool, sample_deal,  # noqa: F401
-                              sample_deal_from, sample_state, sample_state_from)
+from idiotsim.sampler import (BASIC_MODEL, PLAN_SIZE, UNIFORM, copy_range, hidden_pool, plan_samples,  # noqa: F401
+                              sample_deal, sample_deal_from, sample_state, sample_state_from)
 from idiotsim.strategies.basic import decide as basic_decide
 from idiotsim.strategies.cascade import swap_by_mode
 from idiotsim.strategies.counter import STRATEGY as COUNTER
@@ -83,7 +83,8 @@ SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move 
 BELIEF = SPENT + 1  # the belief knob's value, read by `determinize`
 HIDDEN = BELIEF + 1  # the decision's hidden pool (`hidden_pool`), built at its first sample
 HIDDEN_BUILT = HIDDEN + en.MAX_CARDS  # 0 until then, then its size + 1
-WORK_SIZE = HIDDEN_BUILT + 1
+PLAN = HIDDEN_BUILT + 1  # the belief's plan of the decision's samples (`plan_samples`), built with the pool
+WORK_SIZE = PLAN + PLAN_SIZE
 
 
 # ---- the moves ---------------------------------------------------------------------------------
@@ -308,19 +309,24 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
 @kernel
 def determinize(obs, hand, rng, st, work, truth, perfect):
     """The state a rollout starts from: sampled (`sample_deal` at the swap, else `sample_state` with
-    the belief in work[BELIEF]) from the decision's hidden pool, which every sample of it shares (built
-    into work[HIDDEN:] once), or with `perfect` the true state `truth`."""
+    the belief in work[BELIEF]) from the decision's hidden pool and the belief's plan of it, which every
+    sample of it shares (built into work[HIDDEN:] and work[PLAN:] once), or with `perfect` the true
+    state `truth`."""
     if perfect:
         copy_state(truth, st)
         return 0
     hidden = work[HIDDEN:HIDDEN_BUILT]
+    plan = work[PLAN:WORK_SIZE]
+    swap = obs[ob.DECISION] == ob.SWAP
     if work[HIDDEN_BUILT] == 0:
         work[HIDDEN_BUILT] = hidden_pool(obs, hand, hidden) + 1
+        if not swap:
+            plan_samples(obs, hidden, work[HIDDEN_BUILT] - 1, work[BELIEF], plan)
     m = work[HIDDEN_BUILT] - 1
     pool = work[POOL:SNAP]
-    if obs[ob.DECISION] == ob.SWAP:
+    if swap:
         return sample_deal_from(obs, hand, rng, st, pool, hidden, m)
-    return sample_state_from(obs, hand, rng, st, pool, hidden, m, work[BELIEF])
+    return sample_state_from(obs, hand, rng, st, pool, hidden, m, work[BELIEF], plan)
 
 
 @kernel

@@ -231,9 +231,10 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails(belief):
         st = believed_sample(pos["obs"], pos["hand"], 9, belief)
         check_legal_state(st, pos["obs"], pos["hand"])
         offsets = sampler.fact_offsets(belief)
-        believed = sampler._believed_seats(pos["obs"], pool, m, *offsets)
+        plan = np.zeros(sampler.PLAN_SIZE, np.int64)
+        believed = sampler.plan_samples(pos["obs"], pool, m, belief, plan)
         assert believed == sum(1 << s for s in others)  # every fact can hold alone
-        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m, believed,
+        assert sampler._deal_believed_hands(pos["obs"], np.array([9], np.uint64), st.copy(), pool, m, plan,
                                             *offsets) == 0
         return
     raise AssertionError("no position for two facts that cannot hold together")
