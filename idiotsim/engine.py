@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
+from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -149,6 +150,21 @@ def _row(typingctx, pointer, start, length):
 
 
 @intrinsic
+def _add_row(typingctx, pointer, dst, src):
+    """sp[dst:dst + 13] += sp[src:src + 13] as one vector add (the two rows must not overlap): numba's
+    loop reloads every count, as a store through the state pointer may change the next one."""
+    def codegen(context, builder, signature, args):
+        sp, to, frm = args
+        row = ir.VectorType(ir.IntType(64), NR).as_pointer()
+        at_dst = builder.bitcast(builder.gep(sp, [to]), row)
+        added = builder.add(builder.load(at_dst, align=8),
+                            builder.load(builder.bitcast(builder.gep(sp, [frm]), row), align=8))
+        builder.store(added, at_dst, align=8)
+        return context.get_dummy_value()
+    return types.void(pointer, types.int64, types.int64), codegen
+
+
+@intrinsic
 def _strategy_table(typingctx, fns):
     """The strategy tuple stored once in the caller's stack frame, as a pointer to its first entry.
     Numba indexes a tuple by a run-time index through a switch over all its entries; through
@@ -210,10 +226,8 @@ def _pick_up(sp, seat, extra_rank, source):
     """R14/R15/V5: the pile (and a failed flipped card) goes into the hand, publicly."""
     known = ob.KNOWN + seat * NR
     hand = HANDS + seat * NR
-    for r in range(NR):
-        c = sp[ob.PILE_COUNTS + r]
-        sp[hand + r] += c
-        sp[known + r] += c
+    _add_row(sp, hand, ob.PILE_COUNTS)
+    _add_row(sp, known, ob.PILE_COUNTS)
     taken = sp[ob.PILE_SIZE]
     if extra_rank >= 0:
         sp[hand + extra_rank] += 1
@@ -244,23 +258,23 @@ def _after_play(sp, seat, rank, count, source, n):
         sp[ob.PILE_RUN] = count
     sp[ob.PILE_SIZE] += count
     sp[ob.PILE_COUNTS + rank] += count
-    hand = HANDS + seat * NR
-    drawn = 0
-    while sp[ob.HAND_SIZE + seat] < HAND_TARGET and sp[TALON_POS] < sp[TALON_LEN]:  # R16.1
-        sp[hand + sp[TALON + sp[TALON_POS]]] += 1
-        sp[TALON_POS] += 1
-        sp[ob.HAND_SIZE + seat] += 1
-        sp[ob.TALON_SIZE] -= 1
-        drawn += 1
-    if drawn > 0 and not sp[NO_OBSERVER]:  # the facts: unknown cards came in
-        sp[ob.PICKUP_FREE + seat] += drawn
-        sp[ob.LACKS_FREE + seat] += drawn
+    drawn = min(HAND_TARGET - sp[ob.HAND_SIZE + seat], sp[TALON_LEN] - sp[TALON_POS])  # R16.1
+    if drawn > 0:
+        hand = HANDS + seat * NR
+        first = TALON + sp[TALON_POS]
+        for i in range(drawn):
+            sp[hand + sp[first + i]] += 1
+        sp[TALON_POS] += drawn
+        sp[ob.HAND_SIZE + seat] += drawn
+        sp[ob.TALON_SIZE] -= drawn
+        if not sp[NO_OBSERVER]:  # the facts: unknown cards came in
+            sp[ob.PICKUP_FREE + seat] += drawn
+            sp[ob.LACKS_FREE + seat] += drawn
     run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
     if burned:
-        for r in range(NR):
-            sp[ob.BURNED + r] += sp[ob.PILE_COUNTS + r]
+        _add_row(sp, ob.BURNED, ob.PILE_COUNTS)
         _empty_pile(sp)
         sp[BURNS] += 1
     _event(sp, EV_PLAY, sp[ob.ROUND], seat, source, rank, count, 1 if burned else 0)
@@ -320,8 +334,9 @@ def _remove_played(sp, seat, rank, count, extra, source):
     else:
         sp[faceup + rank] -= count
         sp[ob.FACEUP_SIZE + seat] -= count
-    sp[faceup + rank] -= extra
-    sp[ob.FACEUP_SIZE + seat] -= extra
+    if extra:
+        sp[faceup + rank] -= extra
+        sp[ob.FACEUP_SIZE + seat] -= extra
 
 
 NO_PICKUP = -2
@@ -383,21 +398,14 @@ def _apply(sp, seat, action, n):
     count = 0
     play_source = source
     pickup_rank = NO_PICKUP
-    if source == ob.SRC_BLIND:  # R15
+    if source == ob.SRC_BLIND:
         pos = action
         if pos == PICKUP:
             return _fail(sp, seat, ILLEGAL_BLIND_PICKUP)
         if pos < 0 or pos > 2 or sp[BLIND + seat * 3 + pos] < 0:
             return _fail(sp, seat, ILLEGAL_BLIND_POSITION)
-        flipped = sp[BLIND + seat * 3 + pos]
-        sp[BLIND + seat * 3 + pos] = -1
-        sp[ob.BLIND_PRESENT + seat * 3 + pos] = 0
-        sp[ob.BLIND_SIZE + seat] -= 1
-        if legal_now(sp, flipped):
-            rank, count = flipped, 1
-        else:
-            pickup_rank = flipped
-    elif action == PICKUP:  # R14
+        return _flip_blind(sp, seat, pos, n)
+    if action == PICKUP:  # R14
         if sp[ob.PILE_SIZE] == 0:
             return _fail(sp, seat, ILLEGAL_EMPTY_PICKUP)
         pickup_rank = -1
@@ -425,19 +433,33 @@ def _apply(sp, seat, action, n):
     return _after_play(sp, seat, rank, count, play_source, n)
 
 
-BLIND_TURN = -2  # `_basic_turn` at a blind turn: played the usual way
+@kernel(inline="always")
+def _flip_blind(sp, seat, pos, n):
+    """R15: the blind card at `pos` is turned over: played when legal, else picked up with the pile.
+    Returns the seat to act next."""
+    flipped = sp[BLIND + seat * 3 + pos]
+    sp[BLIND + seat * 3 + pos] = -1
+    sp[ob.BLIND_PRESENT + seat * 3 + pos] = 0
+    sp[ob.BLIND_SIZE + seat] -= 1
+    if legal_now(sp, flipped):
+        return _after_play(sp, seat, flipped, 1, ob.SRC_BLIND, n)
+    _pick_up(sp, seat, flipped, ob.SRC_BLIND)
+    return _next_seat(sp, seat, n)
 
 
 @kernel(inline="always")
 def _basic_turn(sp, seat, n):
-    """The turn of a seat playing `basic` inline, straight from the state: `toolkit.basic_turn`'s move
-    (all copies of the lowest legal ordinary rank; else all 2s; else all 10s; else pick up), applied
-    as `_apply` applies it but without handing out the observation (`_show_turn`) or checking the
-    move (`basic` makes only legal ones: R9-R14, V11; V12's opening rank is the lowest ordinary one,
-    which it plays). Returns the next seat to act, or BLIND_TURN at a blind turn (R15), not played."""
+    """The turn of a seat playing `basic` inline, straight from the state: `toolkit.play_like_basic`'s
+    move (all copies of the lowest legal ordinary rank; else all 2s; else all 10s; else pick up; at a
+    blind turn the lowest blind position), applied as `_apply` applies it but without handing out the
+    observation (`_show_turn`) or checking the move (`basic` makes only legal ones: R9-R15, V11; V12's
+    opening rank is the lowest ordinary one, which it plays). Returns the next seat to act."""
     source = _source_of(sp, seat)
     if source == ob.SRC_BLIND:
-        return BLIND_TURN
+        pos = 0
+        while sp[ob.BLIND_PRESENT + seat * 3 + pos] == 0:  # `toolkit.lowest_blind`
+            pos += 1
+        return _flip_blind(sp, seat, pos, n)
     row = HANDS + seat * NR if source == ob.SRC_HAND else ob.FACEUP + seat * NR
     rank = basic_rank(ranks_present(sp, row) & sp[ob.LEGAL])
     if rank < 0:  # R14: nothing playable, so the pile is not empty (every rank is legal on an empty pile)
@@ -626,10 +648,8 @@ def _play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
             stalled = True
             break
         if inline_turns and sp[SEAT_BASIC + seat]:
-            played = _basic_turn(sp, seat, n)
-            if played != BLIND_TURN:
-                seat = played
-                continue
+            seat = _basic_turn(sp, seat, n)
+            continue
         _show_turn(sp, seat)
         seat = _apply(sp, seat, _decide(table, params, rngs, st, sp, seat), n)
         if seat < 0:
@@ -854,10 +874,8 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
         if sp[ob.ACTIONS] >= sp[ob.ACTION_LIMIT]:  # R20
             break
         if sp[SEAT_BASIC + seat]:
-            played = _basic_turn(sp, seat, n)
-            if played != BLIND_TURN:
-                seat = played
-                continue
+            seat = _basic_turn(sp, seat, n)
+            continue
         _show_turn(sp, seat)
         seat = _apply(sp, seat, _policy_move(st, sp, seat, policy, params, rng), n)
         if seat < 0:

@@ -123,11 +123,14 @@ def nb_below_from(s, n):
 def nb_shuffled_deck(seed, game, round_index, out, state):
     """Fill `out` (52 * decks) with the same shuffle as `shuffled_deck`."""
     n = out.shape[0]
-    for i in range(n):
-        out[i] = i % 52
-    state[0] = nb_stream_key(seed, game, DECK_STREAM + round_index)
+    for first in range(0, n, 52):
+        for card in range(52):
+            out[first + card] = card
+    s = nb_stream_key(seed, game, DECK_STREAM + round_index)
     for i in range(n - 1, 0, -1):
-        j = nb_below(state, i + 1)
+        s, d = nb_below_from(s, i + 1)
+        j = np.int64(d)
         t = out[i]
         out[i] = out[j]
         out[j] = t
+    state[0] = s
