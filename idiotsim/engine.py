@@ -250,12 +250,13 @@ def _after_play(sp, seat, rank, count, source, n):
     """R16: the cards are on the pile; draw, burn, out, again. Returns the seat to act next."""
     sp[ob.ACTIONS] += 1
     sp[ob.MUST_PLAY] = -1
+    run = count  # in a local: the draws' stores through the state pointer would make it reload
     if sp[ob.PILE_TOP] == rank:
-        sp[ob.PILE_RUN] += count
+        run += sp[ob.PILE_RUN]
     else:
         sp[ob.PILE_TOP] = rank
         sp[ob.LEGAL] = legal_mask(rank, sp[ob.LOW_RANK], sp[ob.TEN_ONLY_ON_LOWER] != 0)
-        sp[ob.PILE_RUN] = count
+    sp[ob.PILE_RUN] = run
     sp[ob.PILE_SIZE] += count
     sp[ob.PILE_COUNTS + rank] += count
     drawn = min(HAND_TARGET - sp[ob.HAND_SIZE + seat], sp[TALON_LEN] - sp[TALON_POS])  # R16.1
@@ -270,7 +271,6 @@ def _after_play(sp, seat, rank, count, source, n):
         if not sp[NO_OBSERVER]:  # the facts: unknown cards came in
             sp[ob.PICKUP_FREE + seat] += drawn
             sp[ob.LACKS_FREE + seat] += drawn
-    run = sp[ob.PILE_RUN]
     six_burn = sp[ob.SIX_BURN]
     burned = rank == TEN or run >= 4 or (six_burn > 0 and rank == SIX and run >= six_burn)  # R16.2, V7, V10
     if burned:
