@@ -155,7 +155,7 @@ def main() -> None:
     totals = dumped_instructions(args.report) if args.report else []
     for i, (label, units, actions) in enumerate(rows):
         line = f"{label:<16} {units:>6} units {actions:>8} actions"
-        if i < len(totals):
+        if i < len(totals) and units:
             line += f" {totals[i]:>12,} instructions  {totals[i] / units:>10,.0f} per unit"
             if actions:
                 line += f"  {totals[i] / actions:>6,.0f} per action"
