@@ -25,7 +25,7 @@ import pytest
 
 from idiotsim import engine as en
 from idiotsim import observation as ob
-from idiotsim import sampler
+from idiotsim import sampler, search
 from idiotsim.observation import NR
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
@@ -275,3 +275,26 @@ def test_the_belief_search_plays_legal_games_against_model_breakers(belief):
     seating[np.arange(8), np.arange(8) % 4] = 0
     result = play_seated(rules, seats, SEED, ids, ids, seating)
     assert (np.sort(result["places"], axis=1) == np.arange(1, 5)).all()
+
+
+@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS)
+def test_a_decisions_samples_share_one_pool_and_plan_and_are_sample_states(belief):
+    """The search builds a decision's hidden pool and the belief's plan once (search.determinize) and
+    draws its K samples from them: the same states, in order, as K calls of `sample_state` that each
+    build both, on one stream."""
+    checked = 0
+    for pos in positions(Rules(players=4), range(3)):
+        obs, hand = pos["obs"], pos["hand"]
+        if obs[ob.DECISION] != ob.TURN or (belief and not binding_seats(obs, belief)):
+            continue
+        work = np.zeros(search.WORK_SIZE, np.int64)
+        work[search.BELIEF] = belief
+        shared, alone = np.array([11], np.uint64), np.array([11], np.uint64)
+        for _ in range(4):
+            st = np.zeros(en.STATE_SIZE, np.int64)
+            assert search.determinize(obs, hand, shared, st, work, obs, False) == 0
+            expected = np.zeros(en.STATE_SIZE, np.int64)
+            assert sampler.sample_state(obs, hand, alone, expected, np.zeros(en.MAX_CARDS, np.int64), belief) == 0
+            assert np.array_equal(st, expected) and shared[0] == alone[0]
+        checked += 1
+    assert checked >= 10
