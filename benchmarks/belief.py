@@ -33,7 +33,7 @@ from rollout_work import decision_pool, new_work, seat_views
 
 @njit(cache=True)
 def _samples(states, repeats, belief, roll_out):
-    """Samples of each state's position, `repeats` times (its hidden pool built once, as a search
+    """Samples of each state's position, `repeats` times (its hidden pool and plan built once, as a search
     builds it once per decision), each rolled out by `basic` when `roll_out`."""
     _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)

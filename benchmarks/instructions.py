@@ -8,8 +8,8 @@ Instruction counts do not depend on the load of a shared machine, so a change ca
 a few hundred rollouts. Run it once natively first (it compiles; under valgrind a compile takes
 minutes). Each phase is run once to warm up, then once with callgrind's instrumentation on
 (client requests from a small helper built with gcc against valgrind/callgrind.h), and dumped:
-- sample: a sampled state (play-fact belief, the search's default; the hidden pool built once
-  per position, as a search builds it once per decision);
+- sample: a sampled state (play-fact belief, the search's default; the hidden pool and its plan built
+  once per position, as a search builds them once per decision);
 - + copy: the same and `copy_state` of the sample (what a search does per move and sample);
 - + rollout: the same and a `basic` rollout to the end of the deciding seat's round;
 - truth: a copy of the true state and a rollout from it;

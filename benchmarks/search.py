@@ -49,8 +49,8 @@ SAMPLES_ONLY = -3  # `_rollouts` without rollouts: the samples alone (play-fact 
 @njit(cache=True)
 def _rollouts(states, repeats, belief):
     """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
-    `belief` (idiotsim.sampler; the hidden pool built once per state, as a search builds it once per
-    decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
+    `belief` (idiotsim.sampler; the hidden pool and plan built once per state, as a search builds them
+    once per decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
     _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)
     scratch = np.zeros(1, np.uint64)

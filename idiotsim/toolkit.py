@@ -194,13 +194,13 @@ def ranks_present(typingctx, counts, start):
     """Bit r set when counts[start + r] > 0, for the 13 counts from `start` of an int64 array (or of
     a pointer to int64): one vector load and compare instead of 13 compare-and-shift steps. The 13
     values must lie inside the array (every count row of the observation and state does)."""
-    if isinstance(counts, types.CPointer):
-        get_data = lambda context, builder, value: value  # noqa: E731
-    else:
-        get_data = lambda context, builder, value: context.make_array(counts)(context, builder, value).data  # noqa: E731
+    def data(context, builder, value):
+        if isinstance(counts, types.CPointer):
+            return value
+        return context.make_array(counts)(context, builder, value).data
 
     def codegen(context, builder, signature, args):
-        first = builder.gep(get_data(context, builder, args[0]), [args[1]])
+        first = builder.gep(data(context, builder, args[0]), [args[1]])
         row = builder.load(builder.bitcast(first, ir.VectorType(ir.IntType(64), NR).as_pointer()), align=8)
         present = builder.icmp_signed(">", row, ir.Constant(ir.VectorType(ir.IntType(64), NR), None))
         return builder.zext(builder.bitcast(present, ir.IntType(NR)), ir.IntType(64))
