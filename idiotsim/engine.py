@@ -433,7 +433,7 @@ def _apply(sp, seat, action, n):
     return _after_play(sp, seat, rank, count, play_source, n)
 
 
-@kernel(inline="always")
+@kernel  # not inlined: its plays and pickups would double the code numba types in every rollout (compile time)
 def _flip_blind(sp, seat, pos, n):
     """R15: the blind card at `pos` is turned over: played when legal, else picked up with the pile.
     Returns the seat to act next."""
