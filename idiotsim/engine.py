@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
-from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -48,7 +47,7 @@ from idiotsim import observation as ob
 from idiotsim.cards import BASIC_KEY, BASIC_ORDER, HAND_TARGET, KEY_ABOVE, KEY_BELOW, SIX, TEN
 from idiotsim.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
-from idiotsim.toolkit import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
+from idiotsim.toolkit import (CHANCE, COUNT_ROW, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                               ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
                               ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT,
                               PICKUP, SIG, basic_rank, legal_mask, legal_now, play_like_basic, ranks_present)
@@ -155,7 +154,7 @@ def _add_row(typingctx, pointer, dst, src):
     loop reloads every count, as a store through the state pointer may change the next one."""
     def codegen(context, builder, signature, args):
         sp, to, frm = args
-        row = ir.VectorType(ir.IntType(64), NR).as_pointer()
+        row = COUNT_ROW.as_pointer()
         at_dst = builder.bitcast(builder.gep(sp, [to]), row)
         added = builder.add(builder.load(at_dst, align=8),
                             builder.load(builder.bitcast(builder.gep(sp, [frm]), row), align=8))

@@ -189,6 +189,9 @@ def playable_mask(obs, hand):
     return 0
 
 
+COUNT_ROW = ir.VectorType(ir.IntType(64), NR)  # the 13 int64 counts of a rank row, as one LLVM vector
+
+
 @intrinsic
 def ranks_present(typingctx, counts, start):
     """Bit r set when counts[start + r] > 0, for the 13 counts from `start` of an int64 array (or of
@@ -201,8 +204,8 @@ def ranks_present(typingctx, counts, start):
 
     def codegen(context, builder, signature, args):
         first = builder.gep(data(context, builder, args[0]), [args[1]])
-        row = builder.load(builder.bitcast(first, ir.VectorType(ir.IntType(64), NR).as_pointer()), align=8)
-        present = builder.icmp_signed(">", row, ir.Constant(ir.VectorType(ir.IntType(64), NR), None))
+        row = builder.load(builder.bitcast(first, COUNT_ROW.as_pointer()), align=8)
+        present = builder.icmp_signed(">", row, ir.Constant(COUNT_ROW, None))
         return builder.zext(builder.bitcast(present, ir.IntType(NR)), ir.IntType(64))
     return types.int64(counts, types.int64), codegen
 
@@ -240,21 +243,15 @@ def lowest_playable_ordinary(obs, hand):
 
 
 @kernel(inline="always")
-def ranks_in_row(obs, start):
-    """Bit r set when obs[start + r] > 0: the ranks present in a 13-count row."""
-    return ranks_present(obs, start)
-
-
-@kernel(inline="always")
 def faceup_ranks(obs, seat):
     """The ranks face-up in front of `seat`, as a bit mask."""
-    return ranks_in_row(obs, FACEUP + seat * NR)
+    return ranks_present(obs, FACEUP + seat * NR)
 
 
 @kernel(inline="always")
 def known_ranks(obs, seat):
     """The ranks publicly known to be in `seat`'s hand, as a bit mask."""
-    return ranks_in_row(obs, KNOWN + seat * NR)
+    return ranks_present(obs, KNOWN + seat * NR)
 
 
 # ---- plays ---------------------------------------------------------------------
