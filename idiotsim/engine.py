@@ -842,22 +842,27 @@ def _brent_step(sp, seat, n, snap, power, lam):
 
 
 @kernel(inline="always")
-def _policy_move(st, sp, seat, policy, params, rng):
-    """The move of `seat` by `policy`, or by `basic` inline where SEAT_BASIC is set."""
+def _policy_move(st, sp, seat, policy, which, params, rng):
+    """The move of `seat` by `policy(obs, hand, params, rng, which)`, or by `basic` inline where
+    SEAT_BASIC is set."""
     obs = _row(sp, 0, OBS_SIZE)
     hand = _row(sp, HANDS + seat * NR, NR)
     if sp[SEAT_BASIC + seat]:
         return play_like_basic(obs, hand)
-    return policy(obs, hand, params, rng)
+    return policy(obs, hand, params, rng, which)
 
 
 @kernel(inline="always")
-def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
+def play_on(st, seat, searcher, policy, which, params, rng, snap, skip_cycles):
     """Play the round in `st` on from `seat` to act, every seat playing `policy` (`basic` inline at
     the seats SEAT_BASIC marks, see `mark_basic_seats`), until the place of `searcher` is decided (R16.3
     out, R18 the Idiot, R20 the action limit); returns that place, or -1 on an illegal move. `st` must
     not record (RECORD 0). The observation's turn fields (`_show_turn`) are left as the last policy
     turn set them: `basic`'s inline turns do not write them.
+
+    `policy(obs, hand, params, rng, which)` is a strategy's decision with one more argument, `which`,
+    passed through: a family of policies behind one function (the search's rollout policies) shares
+    one compiled copy of this loop, where a function per policy would compile a copy each.
 
     A deterministic policy that never reads ACTIONS repeats itself once a position comes back (all
     players picking up in turn, say): with `skip_cycles`, Brent's algorithm finds the cycle and
@@ -876,7 +881,7 @@ def play_on(st, seat, searcher, policy, params, rng, snap, skip_cycles):
             seat = _basic_turn(sp, seat, n)
             continue
         _show_turn(sp, seat)
-        seat = _apply(sp, seat, _policy_move(st, sp, seat, policy, params, rng), n)
+        seat = _apply(sp, seat, _policy_move(st, sp, seat, policy, which, params, rng), n)
         if seat < 0:
             return -1
     if sp[ob.PLACE + searcher] == 0:
@@ -901,14 +906,15 @@ def mark_basic_seats(st, basic_at_searcher, basic_elsewhere, searcher):
 
 
 @kernel(inline="always")
-def open_round(st, searcher, choice, policy, params, rng, left_of_dealer):
+def open_round(st, searcher, choice, policy, which, params, rng, left_of_dealer):
     """R6-R8, V12 on a state dealt as `_deal` leaves it: `searcher` lays `choice` face-up, every other
-    seat swaps by `policy` (or `basic` inline, as in `play_on`); returns the starter, or -1 on an illegal swap."""
+    seat swaps by `policy` and `which` (or `basic` inline, as in `play_on`); returns the starter, or -1
+    on an illegal swap."""
     sp = _data_pointer(st)
     n = sp[ob.PLAYERS]
     for seat in range(n):
         _show_swap(sp, seat)
-        swap = choice if seat == searcher else _policy_move(st, sp, seat, policy, params, rng)
+        swap = choice if seat == searcher else _policy_move(st, sp, seat, policy, which, params, rng)
         if _apply_swap(sp, seat, swap) < 0:
             return -1
     _open_table(sp, n)

@@ -235,10 +235,21 @@ def rollout_params(policy, players, searcher):
 
 
 @kernel
-def learned_rollout_decide(obs, hand, params, rng):
-    """POLICY_LEARNED_SELF: the learned player (params: its knobs, then its model) at the searcher's
-    seat, the only seat `_mark_basic_seats` leaves to the policy."""
-    return learned_policy.learned_decision(obs, hand, params)
+def rollout_decide(obs, hand, params, rng, policy):
+    """The decision of a rollout seat that does not play `basic` inline, by the rollout `policy` (knob
+    value). One function for every policy: the engine's loops (`play_on`, `open_round`) are compiled
+    once for it, where one function per policy compiled them once each (the search's largest
+    compilation). POLICY_LEARNED_SELF: the learned player (params: its knobs, then its model) at the
+    searcher's seat, the only seat `_mark_basic_seats` leaves to the policy."""
+    if policy == POLICY_COUNTER:
+        return counter_decide(obs, hand, params, rng)
+    if policy == POLICY_TUNED:
+        return weighted_decide(obs, hand, params, rng)
+    if policy == POLICY_TUNED_SELF:
+        return tuned_self_decide(obs, hand, params, rng)
+    if policy == POLICY_LEARNED_SELF:
+        return learned_policy.learned_decision(obs, hand, params)
+    return basic_decide(obs, hand, params, rng)
 
 
 @kernel(inline="always")
@@ -273,15 +284,8 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
     """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place. Call it
     with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal."""
     _mark_basic_seats(st, policy, searcher)
-    if policy == POLICY_COUNTER:
-        return en.play_on(st, seat, searcher, counter_decide, policy_params, scratch, snap, skip_cycles)
-    if policy == POLICY_TUNED:
-        return en.play_on(st, seat, searcher, weighted_decide, policy_params, scratch, snap, skip_cycles)
-    if policy == POLICY_TUNED_SELF:
-        return en.play_on(st, seat, searcher, tuned_self_decide, policy_params, scratch, snap, skip_cycles)
-    if policy == POLICY_LEARNED_SELF:  # the learned player reads ACTIONS (LONG_ROUND): no cycle skip
-        return en.play_on(st, seat, searcher, learned_rollout_decide, policy_params, scratch, snap, False)
-    return en.play_on(st, seat, searcher, basic_decide, policy_params, scratch, snap, skip_cycles)
+    skip = skip_cycles and not is_learned(policy)  # the learned player reads ACTIONS (LONG_ROUND): no cycle skip
+    return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap, skip)
 
 
 @kernel
@@ -295,15 +299,7 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
             if st[ob.SCORE + s] == n:
                 left_of_dealer = (s + 1) % n
     _mark_basic_seats(st, policy, searcher)
-    if policy == POLICY_COUNTER:
-        return en.open_round(st, searcher, choice, counter_decide, policy_params, scratch, left_of_dealer)
-    if policy == POLICY_TUNED:
-        return en.open_round(st, searcher, choice, weighted_decide, policy_params, scratch, left_of_dealer)
-    if policy == POLICY_TUNED_SELF:  # the other seats: basic
-        return en.open_round(st, searcher, choice, tuned_self_decide, policy_params, scratch, left_of_dealer)
-    if policy == POLICY_LEARNED_SELF:  # the other seats: basic
-        return en.open_round(st, searcher, choice, learned_rollout_decide, policy_params, scratch, left_of_dealer)
-    return en.open_round(st, searcher, choice, basic_decide, policy_params, scratch, left_of_dealer)
+    return en.open_round(st, searcher, choice, rollout_decide, policy, policy_params, scratch, left_of_dealer)
 
 
 @kernel
