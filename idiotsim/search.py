@@ -282,10 +282,11 @@ def skips_cycles(policy):
 @kernel
 def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycles):
     """`engine.play_on` with the rollout policy chosen by its knob value; the searcher's place. Call it
-    with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal."""
+    with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal; the
+    learned player's cycles are never skipped, whatever `skip_cycles` says."""
     _mark_basic_seats(st, policy, searcher)
-    skip = skip_cycles and not is_learned(policy)  # the learned player reads ACTIONS (LONG_ROUND): no cycle skip
-    return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap, skip)
+    return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap,
+                      skip_cycles and skips_cycles(policy))
 
 
 @kernel
