@@ -106,20 +106,10 @@ def _event(sp, kind, rnd, seat, a, b, c, d):
 
 
 @kernel
-def obs_checksum(obs, hand):
-    h = np.uint64(1469598103934665603)
-    for i in range(obs.shape[0]):
-        h = (h ^ np.uint64(obs[i] + 7)) * np.uint64(1099511628211)
-    for i in range(hand.shape[0]):
-        h = (h ^ np.uint64(hand[i] + 7)) * np.uint64(1099511628211)
-    return h
-
-
-@kernel
 def _log_observation(sp, obs, hand):
     k = sp[N_OBS]
     if k < sp[LOG_CAP]:
-        sp[TRACE + sp[TRACE_CAP] * EV_WIDTH + k] = np.int64(obs_checksum(obs, hand))
+        sp[TRACE + sp[TRACE_CAP] * EV_WIDTH + k] = np.int64(ob.obs_checksum(obs, hand))
         sp[N_OBS] = k + 1
 
 

@@ -61,6 +61,8 @@ to the one load it names, so they cost nothing at run time.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from idiotsim.cards import NUM_RANKS as NR
 from idiotsim.jit import kernel
 from idiotsim.rules import MAX_PLAYERS
@@ -109,11 +111,23 @@ def rules_to_header(rules, obs) -> None:
 
 
 def checksum(obs, hand) -> int:
-    """FNV-1a over an observation and a hand (the numba engine logs the same), for equality tests."""
+    """FNV-1a over an observation and a hand, for the equality tests: the definition, in plain Python.
+    Both engines log its compiled form, `obs_checksum`, for every observation they hand a strategy."""
     mask = (1 << 64) - 1
     h = 1469598103934665603
     for x in list(obs) + list(hand):
         h = ((h ^ ((int(x) + 7) & mask)) * 1099511628211) & mask
+    return h
+
+
+@kernel
+def obs_checksum(obs, hand):
+    """`checksum` compiled, of int64 arrays (a uint64)."""
+    h = np.uint64(1469598103934665603)
+    for i in range(obs.shape[0]):
+        h = (h ^ np.uint64(obs[i] + 7)) * np.uint64(1099511628211)
+    for i in range(hand.shape[0]):
+        h = (h ^ np.uint64(hand[i] + 7)) * np.uint64(1099511628211)
     return h
 
 

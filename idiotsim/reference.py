@@ -39,6 +39,12 @@ def count_list(cards) -> list:
     return c
 
 
+def logged_checksum(obs: np.ndarray, hand: np.ndarray) -> int:
+    """What `obs_log` records of an observation: observation.checksum, computed by its compiled form
+    (the Python loop would cost most of a game; tests/test_engine_equality.py shows they agree)."""
+    return int(ob.obs_checksum(obs, hand))
+
+
 def take_rank(cards: list, rank: int, k: int) -> list:
     """Remove and return the k lowest-coded cards of `rank` from `cards`."""
     chosen = sorted(c for c in cards if card_rank(c) == rank)[:k]
@@ -261,7 +267,7 @@ class Round:
 
     def decide(self, seat: int, obs: np.ndarray, hand_counts: np.ndarray) -> int:
         if self.obs_log is not None:
-            self.obs_log.append(ob.checksum(obs, hand_counts))
+            self.obs_log.append(logged_checksum(obs, hand_counts))
         strategy = self.seats[seat]
         return int(strategy.decide.py_func(obs, hand_counts, strategy.params, self.rngs[seat]))
 

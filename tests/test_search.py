@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_engine_equality import VARIANTS, compare_game, fast_reference_checksum  # noqa: F401 (fixture)
+from test_engine_equality import VARIANTS, compare_game
 
 from idiotsim import engine as en
 from idiotsim import observation as ob
@@ -438,7 +438,7 @@ def search_spec(n: int, game: int, knobs: str) -> str:
 
 
 @pytest.mark.parametrize("case, fields, players", [pytest.param(c, f, p, id=c) for c, f, p, _ in VARIANTS])
-def test_both_engines_play_search_alike(case, fields, players, fast_reference_checksum):
+def test_both_engines_play_search_alike(case, fields, players):
     """Trace and observation equality (tests/test_engine_equality.py) with `search` seated, K = 3;
     the swap searched in every other game, the rollout policy (basic, counter, tuned everywhere, tuned
     at the searcher's seat), the budget allocation (every move, sequential halving), the 10s (searched,
