@@ -347,6 +347,55 @@ def test_check_finds_every_stale_missing_or_extra_report_file(tmp_path, capsys):
     assert code == 1 and listed == [str(specs / name) for name in ("old.md", "small.csv", "small.png")], out
 
 
+LEADERBOARD = """\
+title = "small leaderboard"
+question = "q"
+design = "tournament"
+strategies = ["basic", "random"]
+players = 2
+games = 40
+seed = 3
+check_games = 10
+"""
+
+
+def test_a_large_tournament_is_checked_at_its_reduced_size(tmp_path, capsys, monkeypatch):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    write(specs, "board.toml", LEADERBOARD)
+    code, _, err = run_cli(capsys, "report", "--all", "--specs-dir", specs)
+    assert code == 0, err
+    check = specs / "check"
+    assert {"board.md", "board.csv", "board"} <= {p.name for p in check.iterdir()}
+    assert {p.name for p in (check / "board").iterdir()} == {p.name for p in (specs / "board").iterdir()}
+    full, reduced = (specs / "board.md").read_text(), (check / "board.md").read_text()
+    assert "40 games;" in full and "10 games in all" in full and "check/board.md" in full
+    assert "10 games (the reduced size CI checks: not the shipped numbers)" in reduced
+    assert "](../board.toml)" in reduced
+    assert "[small leaderboard](board.md) * " in (specs / "README.md").read_text()
+
+    sizes = []
+    play = ex.DESIGNS["tournament"].play
+    monkeypatch.setattr(type(ex.DESIGNS["tournament"]), "play", lambda self, spec, out, games=None, **kw:
+                        sizes.append(games) or play(spec, out, games=games, **kw))
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0 and "matches its regeneration" in out, out
+    assert sizes == [10]  # the reduced size only; the index counts the committed 40 games
+    assert "| 40 |" in (specs / "README.md").read_text()
+
+    plot = specs / "board" / "mean_place.png"
+    plot.write_bytes(plot.read_bytes() + b"\0")  # the full-size files are not compared byte for byte
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0, out
+    table = check / "board" / "summary_strategies.csv"
+    table.write_text(table.read_text().replace("0", "1", 1))
+    (specs / "board" / "summary.md").unlink()
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    listed = [line.strip() for line in out.splitlines()[1:]]
+    assert code == 1 and listed == [str(specs / name) for name in ("board/summary.md",
+                                                                    "check/board/summary_strategies.csv")], out
+
+
 def test_sequential_mode_needs_deals_that_differ(tmp_path):
     """A/A with shared streams: every difference is 0, so the half-width is 0 at once, but with no deal
     that differs the variance is not estimated and play must not stop."""

@@ -138,8 +138,6 @@ MALFORMED = [
      '"max_copies"\nvalues = [1, 2]\n' + FIELDS, "fields", "series"),
     ("players mark", STRONG + '[sweep]\nrule = "players"\nvalues = [3, 6]\n', "sweep", "heuristic-tuned-6p"),
     ("check games", STRONG.replace("seed = 12", "seed = 12\ncheck_games = 0"), "check_games", "1.."),
-    ("check games design", 'question = "q"\ndesign = "tournament"\nstrategies = ["basic", "random"]\nplayers = 2\n'
-     'games = 10\nseed = 1\ncheck_games = 5\n', "check_games", "unknown field"),
 ]
 
 

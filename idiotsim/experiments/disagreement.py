@@ -31,6 +31,7 @@ from idiotsim import strategy_api  # noqa: F401 (the strategies load before idio
 from idiotsim.cards import TEN, TWO
 from idiotsim.chunks import Executor, map_in_order
 from idiotsim.experiments.design import CellTable, Rendered
+from idiotsim.experiments.report import size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, format_number, format_percent, rules_text
 from idiotsim.observation import NR
@@ -142,7 +143,7 @@ def chunk_task(rules_fields: dict, seed: int, strategy: str, judge: int, lo: int
     return disagreements(Rules(**rules_fields), seed, strategy, judge, lo, hi)
 
 
-@dataclass(frozen=True)
+@dataclass
 class PlayedDisagreement:
     spec: Spec
     games: int
@@ -152,6 +153,7 @@ class PlayedDisagreement:
     kind: np.ndarray
     value: np.ndarray
     quick: bool = False
+    reduced: bool = False  # the reduced size CI checks (check_games), written to check/NAME.*
 
 
 @dataclass(frozen=True)
@@ -292,12 +294,10 @@ def _markdown(played: PlayedDisagreement, rows: list, answer: str) -> str:
               "judged by the same search machinery with basic's rollouts: a measure of how much the search "
               "believes it gains, on fresh samples, not a measured game result.", "",
               "## Size", "",
-              f"{played.games:,} games{' (`--quick` check size: not the shipped numbers)' if played.quick else ''}: "
+              f"{played.games:,} games{size_caveat(played)}: "
               f"{swaps:,} swaps and {turns:,} turn decisions looked at, {int(len(played.kind)):,} disagreements, each "
               f"judged on {spec.judge} sampled states. The games are the clusters; the widest value interval above is "
-              f"{_widest(rows)} places wide.", "",
-              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
-              f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+              f"{_widest(rows)} places wide.", "", *source_lines(spec, played.reduced)]
     return "\n".join(lines)
 
 

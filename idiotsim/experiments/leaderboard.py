@@ -16,6 +16,7 @@ from pathlib import Path
 
 from idiotsim.chunks import Executor
 from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.report import size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, rules_text
 from idiotsim.stats import format_p
@@ -24,11 +25,12 @@ from idiotsim.rules import Rules
 QUICK_TOURNAMENT_GAMES = 1  # one block
 
 
-@dataclass(frozen=True)
+@dataclass
 class PlayedTournament:
     spec: Spec
     summary: object  # idiotsim.summary.Summary
     quick: bool
+    reduced: bool = False  # the reduced size CI checks (check_games), written to check/NAME.*
 
 
 class LeaderboardDesign:
@@ -66,7 +68,7 @@ class LeaderboardDesign:
         write_summary(summary, folder)
         write_plots(summary, folder)
         answer = _answer(summary)
-        return Rendered(_markdown(spec, summary, answer, played.quick), _csv(summary), answer, summary.games,
+        return Rendered(_markdown(spec, summary, answer, played), _csv(summary), answer, summary.games,
                         [folder], summary)
 
 
@@ -105,7 +107,7 @@ def _against_top(summary) -> list[dict]:
     return sorted(rows, key=lambda r: order[r["worse"]])
 
 
-def _markdown(spec: Spec, summary, answer: str, quick: bool) -> str:
+def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament) -> str:
     from idiotsim.summary import fmt_ci, length_text, same_players_text
     table = summary.strategies
     top = table["strategy"][0]
@@ -140,16 +142,14 @@ def _markdown(spec: Spec, summary, answer: str, quick: bool) -> str:
     half = max((r["mean_place_hi"] - r["mean_place_lo"]) / 2 for r in table.iter_rows(named=True))
     same = same_players_text(summary)
     lines += ["", "## Size", "",
-              f"{summary.games:,} games{' (`--quick` check size: not the shipped numbers)' if quick else ''}; "
+              f"{summary.games:,} games{size_caveat(played)}; "
               + (f"the widest 95% CI half-width of a mean place is {half:.4f} (differences have their own, "
                  "usually narrower, paired intervals above)." if not math.isnan(half) else "too few blocks for "
                  "intervals.")
               + f" Game length: {length_text(summary)}." + (f" {same}" if same else ""), "",
               f"Full summary (head to head, seats, game length, plots): [{spec.name}/summary.md]"
               f"({spec.name}/summary.md).",
-              "", f"![mean place]({spec.name}/mean_place.png)", "",
-              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec.name}.toml). "
-              f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+              "", f"![mean place]({spec.name}/mean_place.png)", "", *source_lines(spec, played.reduced)]
     return "\n".join(lines)
 
 

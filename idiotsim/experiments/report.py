@@ -57,22 +57,33 @@ def markdown(design, played: Played, rows: list, plot_name: str) -> str:
               "(normal approximation over deals). " + MULTIPLICITY_RULE + " Variance reduction: variance of the "
               "unpaired difference over variance of the paired difference. " + STALL_RULE, ""]
     lines += ["## Size", ""] + size_lines(design, played, rows) + [""]
-    spec_link = f"../{spec.name}.toml" if played.reduced else f"{spec.name}.toml"
-    lines += [f"![{spec.title}]({plot_name})", "",
-              f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec_link}). "
-              f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
-    if spec.check_games:
-        lines += [check_size_line(spec, played.reduced), ""]
+    lines += [f"![{spec.title}]({plot_name})", ""] + source_lines(spec, played.reduced)
     return "\n".join(lines)
+
+
+def size_caveat(played) -> str:
+    """What a report played at another size than its spec's says after its size ("" at that size)."""
+    return ((" (`--quick` check size: not the shipped numbers)" if played.quick else "")
+            + (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else ""))
+
+
+def source_lines(spec: Spec, reduced: bool) -> list[str]:
+    """A report's last lines: its numbers, its spec, how to regenerate it and, for a large one, how CI
+    checks it."""
+    spec_link = f"../{spec.name}.toml" if reduced else f"{spec.name}.toml"
+    lines = [f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec_link}). "
+             f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+    return lines + ([check_size_line(spec, reduced), ""] if spec.check_games else [])
 
 
 def check_size_line(spec: Spec, reduced: bool) -> str:
     """How a report too large for the suite is checked, and how it is regenerated at full size."""
+    size = f"{spec.check_games:,} games" + (" in all" if spec.design in ("tournament", "disagreement") else " a setting")
     if reduced:
-        return (f"This is the reduced-size result CI compares byte for byte ({spec.check_games:,} games a setting, "
+        return (f"This is the reduced-size result CI compares byte for byte ({size}, "
                 f"the spec's `check_games`), not the shipped numbers: those are in [../{spec.name}.md](../{spec.name}.md).")
-    return (f"The full size is too large for the test suite, which regenerates this report at {spec.check_games:,} "
-            f"games a setting (the spec's `check_games`) and compares it with the committed "
+    return (f"The full size is too large for the test suite, which regenerates this report at {size} "
+            f"(the spec's `check_games`) and compares it with the committed "
             f"[check/{spec.name}.md](check/{spec.name}.md) and check/{spec.name}.csv. `idiotsim report "
             f"reports/{spec.name}.toml` regenerates it at full size and rewrites the check files too (give it "
             "`--threads`; `--workers N` or `--cluster ADDR` spread it over Dask workers, with the same numbers).")
@@ -121,8 +132,7 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
     size = (f"{deals[0]:,} deals ({games[0]:,} games)" if len(deals) == 1 else
             f"{deals[0]:,} to {deals[-1]:,} deals ({games[0]:,} to {games[-1]:,} games)")
     lines = [f"Size: {size} per setting" + (f", {sum(r.games for r in rows):,} games in all" if m > 1 else "")
-             + (" (`--quick` check size: not the shipped numbers)" if played.quick else "")
-             + (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "") + "."]
+             + size_caveat(played) + "."]
     best_half = min(halves)
     span = (f"{format_number(worst, 4)}" if m == 1 or best_half == worst else
             f"{format_number(best_half, 4)} to {format_number(worst, 4)} across settings")

@@ -14,13 +14,12 @@ from idiotsim.errors import UserError
 from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
 
 DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement")
-COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes")
-PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
-                 "check_games")
+COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
+PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields")
 DESIGN_FIELDS = {
     "paired": PAIRED_FIELDS,
     "strong": PAIRED_FIELDS + ("beginner",),
-    "seats": ("strategy", "sweep", "check_games"),
+    "seats": ("strategy", "sweep"),
     "tournament": ("strategies",),
     "disagreement": ("strategy", "judge"),
 }

@@ -22,7 +22,9 @@ from idiotsim.files import make_folder, write_atomic
 DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), SeatsDesign(), LeaderboardDesign(),
                                                   DisagreementDesign())}
 CHECK_FOLDER = "check"  # reports/check/NAME.*: the reduced-size results CI compares (a spec's check_games)
-FULL_SIZE_SUFFIXES = (".md", ".csv", ".png")  # what a deal design writes; check_games is for deal designs only
+# The files a full-size report must have (NAME + suffix); a tournament's summary folder NAME/ is its own too.
+FULL_SIZE_SUFFIXES = {"tournament": (".md", ".csv", "/summary.md"), "disagreement": (".md", ".csv")}
+DEAL_DESIGN_SUFFIXES = (".md", ".csv", ".png")
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def write_check(spec: Spec, out_dir, executor: Executor | None = None) -> Writte
 def _write(spec: Spec, out: Path, games, quick, precision, executor, reduced: bool = False) -> Written:
     design = DESIGNS[spec.design]
     played = design.play(spec, out, games=games, precision=precision, quick=quick, executor=executor)
-    if reduced:  # only the deal designs take check_games (spec.py), and only their Played has the field
+    if reduced:
         played.reduced = True
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
@@ -99,11 +101,12 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
     specs = _load_all(folder)
     with tempfile.TemporaryDirectory(prefix="idiotsim-check-") as tmp:
         tmp = Path(tmp)
-        written, full_size = [], set()
+        written, full_size, full_size_folders = [], set(), []
         for spec in specs:
             if spec.check_games:
                 w = write_check(spec, tmp, executor)
-                full_size |= {spec.name + suffix for suffix in FULL_SIZE_SUFFIXES}
+                full_size |= {spec.name + s for s in FULL_SIZE_SUFFIXES.get(spec.design, DEAL_DESIGN_SUFFIXES)}
+                full_size_folders.append(spec.name + "/")
                 written.append(committed_written(folder, spec))
             else:
                 w = write_report(spec, tmp, executor=executor)
@@ -114,14 +117,16 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
         fresh = _outputs(tmp)
         committed = {path for path in _outputs(folder) if Path(path).parts[0].split(".")[0] not in MADE_ELSEWHERE}
         missing = sorted(path for path in full_size if path not in committed)
-        compared = committed - full_size
+        compared = {path for path in committed - full_size if not path.startswith(tuple(full_size_folders))}
         return sorted(missing + [path for path in fresh | compared
                                  if path not in fresh or path not in compared
                                  or (tmp / path).read_bytes() != (folder / path).read_bytes()])
 
 
 def committed_written(folder: Path, spec: Spec) -> Written:
-    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv."""
+    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv
+    (a tournament's rows count seat-games, `players` a game; a disagreement report's rows are kinds of
+    decisions, of the spec's games)."""
     answer, games = "(the full-size report is missing)", 0
     md, csv_path = folder / f"{spec.name}.md", folder / f"{spec.name}.csv"
     if md.is_file():
@@ -130,6 +135,10 @@ def committed_written(folder: Path, spec: Spec) -> Written:
     if csv_path.is_file():
         with csv_path.open(newline="") as f:
             games = sum(int(row["games"]) for row in csv.DictReader(f) if row.get("games", "").isdigit())
+        if spec.design == "tournament":
+            games //= spec.players
+        elif spec.design == "disagreement":
+            games = spec.games
     return Written(spec, answer, [md, csv_path], games)
 
 
