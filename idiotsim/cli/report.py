@@ -33,8 +33,9 @@ def report(
              "is <= H at every setting and enough deals differ (see reports/README.md; the size is the "
              "maximum).")] = None,
     check: Annotated[bool, typer.Option(
-        "--check", help="With --all: regenerate every report at full size into a temporary folder, compare byte "
-                        "by byte with the committed files, list the differing ones and exit 1 on a difference.")] = False,
+        "--check", help="With --all: regenerate every report into a temporary folder (at its check_games if "
+                        "the spec has one, else at full size), compare byte by byte with the committed files, "
+                        "list the differing ones and exit 1 on a difference.")] = False,
     specs_dir: Annotated[str, typer.Option(
         "--specs-dir", metavar="DIR", help="Folder of the specs for --all.")] = "reports",
     threads: ThreadsOpt = None,

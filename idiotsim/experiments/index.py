@@ -21,7 +21,7 @@ def index_markdown(written: list) -> str:
              "Sequential mode (`--precision H`) stops at the first look where every setting's 95% half-width is at "
              f"most H and at least {MIN_DIFFERING_DEALS} deals have a non-zero difference; the rule looks at the "
              "spread only, so the 95% intervals at stopping keep their coverage.", "",
-             "CI regenerates every report at full size and fails on any difference from the committed files "
+             "CI regenerates every report and fails on any difference from the committed files "
              "(`idiotsim report --all --check`, run by `python3 dev.py test`). A report too large for the suite "
              "(a spec with `check_games`, marked * below) is regenerated at that reduced size instead and compared "
              "with its committed reduced-size result in `check/NAME.*`; its page says how to regenerate it at "
@@ -88,7 +88,7 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 | `design` | all | `paired` (default), `strong` (a paired contrast beside its beginner contrast on the same deals), `seats`, `tournament` or `disagreement` |
 | `players` | all | players at the table (required) |
 | `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, 4 x players for `strong`, players games a deal for `seats`; tournament: rounded up to whole blocks; disagreement: games of basic self-play) |
-| `check_games` | paired, strong, seats | a report too large for the suite: CI regenerates it at this many games a setting and compares it with the committed `check/NAME.*`, which `idiotsim report` writes beside the full-size report |
+| `check_games` | any | a report too large for the suite: CI regenerates it at this many games a setting (a tournament or disagreement spec: in all) and compares it with the committed `check/NAME.*`, which `idiotsim report` writes beside the full-size report |
 | `seed` | all | run seed (required) |
 | `[rules]` | all | docs/rules.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
 | `notes` | all | a paragraph shown under the answer |
