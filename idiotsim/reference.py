@@ -39,6 +39,12 @@ def count_list(cards) -> list:
     return c
 
 
+def as_observation(values: list) -> np.ndarray:
+    """An observation filled in as a list (`Round.base_observation`), as the array a strategy sees."""
+    assert len(values) == ob.OBS_SIZE  # a slice of the wrong length would move every field after it
+    return np.array(values, dtype=np.int64)
+
+
 def logged_checksum(obs: np.ndarray, hand: np.ndarray) -> int:
     """What `obs_log` records of an observation: observation.checksum, computed by its compiled form
     (the Python loop would cost most of a game; tests/test_engine_equality.py shows they agree)."""
@@ -161,8 +167,9 @@ class Round:
         self.actions = self.burns = self.pickups = 0
         self.starter = -1
         self.must_play = -1  # V12
-        self.header = np.zeros(ob.OBS_SIZE, dtype=np.int64)
-        ob.rules_to_header(rules, self.header)
+        header = np.zeros(ob.OBS_SIZE, dtype=np.int64)
+        ob.rules_to_header(rules, header)
+        self.header = header.tolist()  # an observation with only the rules filled in
         self.deal(list(int(c) for c in deck))
 
     # ---- setup -----------------------------------------------------------
@@ -210,7 +217,9 @@ class Round:
 
     # ---- observation -----------------------------------------------------
 
-    def base_observation(self, decision: int, seat: int) -> np.ndarray:
+    def base_observation(self, decision: int, seat: int) -> list:
+        """The header of an observation, as a list (filled in by the caller, then made an array once:
+        numpy's per-slice conversions would cost a third of a game)."""
         obs = self.header.copy()
         obs[ob.DECISION] = decision
         obs[ob.SEAT] = seat
@@ -228,8 +237,8 @@ class Round:
         obs = self.base_observation(ob.SWAP, player.seat)
         obs[ob.SOURCE] = ob.SRC_HAND
         row = ob.FACEUP + player.seat * NUM_RANKS
-        obs[row: row + NUM_RANKS] = counts(player.faceup)
-        return obs
+        obs[row: row + NUM_RANKS] = count_list(player.faceup)
+        return as_observation(obs)
 
     def observation(self, decision: int, player: Player) -> np.ndarray:
         """Everything public at the table, for `player`'s decision (R6, R15: never a hidden card)."""
@@ -244,22 +253,23 @@ class Round:
         obs[ob.MUST_PLAY] = self.must_play
         obs[ob.CAN_PICKUP] = int(bool(self.pile) and source != ob.SRC_BLIND)
         obs[ob.CAN_CHANCE] = int(self.chance_allowed(player))
-        n = self.n
-        obs[ob.FACEUP: ob.FACEUP + n * NUM_RANKS] = sum((count_list(p.faceup) for p in self.players), [])
-        obs[ob.KNOWN: ob.KNOWN + n * NUM_RANKS] = np.concatenate([p.known for p in self.players])
-        blind_present = [int(c is not None) for p in self.players for c in p.blind]
-        obs[ob.BLIND_PRESENT: ob.BLIND_PRESENT + 3 * n] = blind_present
-        obs[ob.HAND_SIZE: ob.HAND_SIZE + n] = [len(p.hand) for p in self.players]
-        obs[ob.FACEUP_SIZE: ob.FACEUP_SIZE + n] = [len(p.faceup) for p in self.players]
-        obs[ob.BLIND_SIZE: ob.BLIND_SIZE + n] = [sum(blind_present[3 * p: 3 * p + 3]) for p in range(n)]
-        obs[ob.PLACE: ob.PLACE + n] = [p.place for p in self.players]
+        for p in self.players:
+            s = p.seat
+            obs[ob.FACEUP + s * NUM_RANKS: ob.FACEUP + (s + 1) * NUM_RANKS] = count_list(p.faceup)
+            obs[ob.KNOWN + s * NUM_RANKS: ob.KNOWN + (s + 1) * NUM_RANKS] = p.known.tolist()
+            blind_present = [int(c is not None) for c in p.blind]
+            obs[ob.BLIND_PRESENT + 3 * s: ob.BLIND_PRESENT + 3 * s + 3] = blind_present
+            obs[ob.HAND_SIZE + s] = len(p.hand)
+            obs[ob.FACEUP_SIZE + s] = len(p.faceup)
+            obs[ob.BLIND_SIZE + s] = sum(blind_present)
+            obs[ob.PLACE + s] = p.place
+            obs[ob.PICKUP_LEGAL + s] = p.pickup_legal
+            obs[ob.PICKUP_FREE + s] = p.pickup_free
+            obs[ob.LACKS + s] = p.lacks
+            obs[ob.LACKS_FREE + s] = p.lacks_free
         obs[ob.PILE_COUNTS: ob.PILE_COUNTS + NUM_RANKS] = count_list(self.pile)
-        obs[ob.BURNED: ob.BURNED + NUM_RANKS] = self.burned
-        obs[ob.PICKUP_LEGAL: ob.PICKUP_LEGAL + n] = [p.pickup_legal for p in self.players]
-        obs[ob.PICKUP_FREE: ob.PICKUP_FREE + n] = [p.pickup_free for p in self.players]
-        obs[ob.LACKS: ob.LACKS + n] = [p.lacks for p in self.players]
-        obs[ob.LACKS_FREE: ob.LACKS_FREE + n] = [p.lacks_free for p in self.players]
-        return obs
+        obs[ob.BURNED: ob.BURNED + NUM_RANKS] = self.burned.tolist()
+        return as_observation(obs)
 
     def chance_allowed(self, player: Player) -> bool:
         """V5: instead of picking up, in the hand phase while the talon lasts."""
