@@ -8,7 +8,7 @@ import numpy as np
 
 from idiotsim.chunks import Executor
 from idiotsim.errors import UserError
-from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.design import Rendered, csv_games
 from idiotsim.experiments.play import Played, play_deals, point_cost
 from idiotsim.experiments.plots import plot
 from idiotsim.experiments.report import csv_text, headline, main_figures, markdown
@@ -36,6 +36,7 @@ class DealDesign(ABC):
     effect_words: str  # "Differences are ... minus ..."
     pairing_words: str  # what the pairing is on
     plot_panels: tuple  # (row attribute, scale, y label, draw the zero line) per panel
+    full_size_files = (".md", ".csv", ".png")
 
     # ---- the protocol ----------------------------------------------------------------
 
@@ -46,6 +47,9 @@ class DealDesign(ABC):
         if precision is not None and not 0 < precision < 10:
             raise UserError(f"--precision must be a positive mean-place half-width below 10, got {precision}")
         return play_deals(self, spec, size, precision, quick, executor)
+
+    def committed_games(self, spec: Spec, csv_path: Path) -> int:
+        return csv_games(csv_path)
 
     @abstractmethod
     def analyse(self, played: Played) -> list:

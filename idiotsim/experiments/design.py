@@ -1,6 +1,7 @@
 """The protocol every experiment design follows, and what a design hands back to be written."""
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -36,6 +37,7 @@ class CellTable:
 class Design(Protocol):
     """Play a spec (planning its chunks and submitting them through ``idiotsim.chunks``), analyse, render."""
     name: str
+    full_size_files: tuple  # NAME + each: what a committed full-size report holds (the check requires them)
 
     def play(self, spec: Spec, out_dir: Path, games: int | None, precision: float | None, quick: bool,
              executor: Executor | None):
@@ -46,3 +48,12 @@ class Design(Protocol):
 
     def render(self, played, analysis, out_dir: Path) -> Rendered:
         """The report's text; files beyond NAME.md and NAME.csv (plots) are written into `out_dir`."""
+
+    def committed_games(self, spec: Spec, csv_path: Path) -> int:
+        """The games a committed report's NAME.csv says it played (the index's size column)."""
+
+
+def csv_games(csv_path: Path) -> int:
+    """The sum of a report CSV's `games` column."""
+    with Path(csv_path).open(newline="") as f:
+        return sum(int(row["games"]) for row in csv.DictReader(f) if row.get("games", "").isdigit())

@@ -167,6 +167,10 @@ class KindRow:
 
 class DisagreementDesign:
     name = "disagreement"
+    full_size_files = (".md", ".csv")
+
+    def committed_games(self, spec: Spec, csv_path: Path) -> int:
+        return spec.games  # its rows are kinds of decisions, of the spec's games
 
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> PlayedDisagreement:

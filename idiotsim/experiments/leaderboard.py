@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idiotsim.chunks import Executor
-from idiotsim.experiments.design import Rendered
+from idiotsim.experiments.design import Rendered, csv_games
 from idiotsim.experiments.report import size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, rules_text
@@ -35,6 +35,10 @@ class PlayedTournament:
 
 class LeaderboardDesign:
     name = "tournament"
+    full_size_files = (".md", ".csv", "/summary.md")
+
+    def committed_games(self, spec: Spec, csv_path: Path) -> int:
+        return csv_games(csv_path) // spec.players  # its rows count seat-games
 
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> PlayedTournament:

@@ -78,7 +78,7 @@ def source_lines(spec: Spec, reduced: bool) -> list[str]:
 
 def check_size_line(spec: Spec, reduced: bool) -> str:
     """How a report too large for the suite is checked, and how it is regenerated at full size."""
-    size = f"{spec.check_games:,} games" + (" in all" if spec.design in ("tournament", "disagreement") else " a setting")
+    size = f"{spec.check_games:,} games" + (" in all" if spec.games_in_all else " a setting")
     if reduced:
         return (f"This is the reduced-size result CI compares byte for byte ({size}, "
                 f"the spec's `check_games`), not the shipped numbers: those are in [../{spec.name}.md](../{spec.name}.md).")

@@ -1,7 +1,6 @@
 """Writing reports: each spec through its design's protocol into NAME.md, NAME.csv and its plots."""
 from __future__ import annotations
 
-import csv
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,9 +21,6 @@ from idiotsim.files import make_folder, write_atomic
 DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), SeatsDesign(), LeaderboardDesign(),
                                                   DisagreementDesign())}
 CHECK_FOLDER = "check"  # reports/check/NAME.*: the reduced-size results CI compares (a spec's check_games)
-# The files a full-size report must have (NAME + suffix); a tournament's summary folder NAME/ is its own too.
-FULL_SIZE_SUFFIXES = {"tournament": (".md", ".csv", "/summary.md"), "disagreement": (".md", ".csv")}
-DEAL_DESIGN_SUFFIXES = (".md", ".csv", ".png")
 
 
 @dataclass(frozen=True)
@@ -105,8 +101,8 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
         for spec in specs:
             if spec.check_games:
                 w = write_check(spec, tmp, executor)
-                full_size |= {spec.name + s for s in FULL_SIZE_SUFFIXES.get(spec.design, DEAL_DESIGN_SUFFIXES)}
-                full_size_folders.append(spec.name + "/")
+                full_size |= {spec.name + suffix for suffix in DESIGNS[spec.design].full_size_files}
+                full_size_folders.append(spec.name + "/")  # a tournament's summary folder NAME/
                 written.append(committed_written(folder, spec))
             else:
                 w = write_report(spec, tmp, executor=executor)
@@ -124,21 +120,14 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
 
 
 def committed_written(folder: Path, spec: Spec) -> Written:
-    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv
-    (a tournament's rows count seat-games, `players` a game; a disagreement report's rows are kinds of
-    decisions, of the spec's games)."""
+    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv."""
     answer, games = "(the full-size report is missing)", 0
     md, csv_path = folder / f"{spec.name}.md", folder / f"{spec.name}.csv"
     if md.is_file():
         lines = [line for line in md.read_text().splitlines() if line.startswith(ANSWER_MARK)]
         answer = lines[0][len(ANSWER_MARK):] if lines else answer
     if csv_path.is_file():
-        with csv_path.open(newline="") as f:
-            games = sum(int(row["games"]) for row in csv.DictReader(f) if row.get("games", "").isdigit())
-        if spec.design == "tournament":
-            games //= spec.players
-        elif spec.design == "disagreement":
-            games = spec.games
+        games = DESIGNS[spec.design].committed_games(spec, csv_path)
     return Written(spec, answer, [md, csv_path], games)
 
 
