@@ -170,6 +170,7 @@ class Round:
         header = np.zeros(ob.OBS_SIZE, dtype=np.int64)
         ob.rules_to_header(rules, header)
         self.header = header.tolist()  # an observation with only the rules filled in
+        self.legal_on = {top: legal_ranks(top, rules) for top in (None, *range(NUM_RANKS))}  # by the pile's top
         self.deal(list(int(c) for c in deck))
 
     # ---- setup -----------------------------------------------------------
@@ -248,7 +249,7 @@ class Round:
         if self.pile:
             obs[ob.PILE_TOP] = card_rank(self.pile[-1])
             obs[ob.PILE_RUN] = self.top_run()
-        obs[ob.LEGAL] = legal_ranks(self.top_rank(), self.rules)
+        obs[ob.LEGAL] = self.legal_now()
         obs[ob.PILE_SIZE] = len(self.pile)
         obs[ob.MUST_PLAY] = self.must_play
         obs[ob.CAN_PICKUP] = int(bool(self.pile) and source != ob.SRC_BLIND)
@@ -387,7 +388,7 @@ class Round:
                 player.lacks_free = max(0, player.lacks_free - unknown_played)
             player.known[rank] = max(0, player.known[rank] - count)
             # basic plays every copy of its rank, and only when no rank it plays first was allowed
-            allowed = legal_ranks(self.top_rank(), self.rules) if self.must_play < 0 else 0
+            allowed = self.legal_now() if self.must_play < 0 else 0
             first = sum(1 << q for q in range(NUM_RANKS) if allowed >> q & 1 and BASIC_KEY[q] < BASIC_KEY[rank])
             player.learn_lacks(first | 1 << rank)
         played += take_rank(player.faceup, rank, extra)
@@ -417,11 +418,15 @@ class Round:
     def top_rank(self):
         return card_rank(self.pile[-1]) if self.pile else None
 
+    def legal_now(self) -> int:
+        """`legal_ranks` on the pile as it lies."""
+        return self.legal_on[self.top_rank()]
+
     def pick_up(self, player: Player, extra_card, source):
         """R14/R15/V5: the whole pile (and a failed flipped card) goes to the hand; the pile is empty."""
         taken = self.pile + ([extra_card] if extra_card is not None else [])
         if extra_card is None:  # R14: the pickup facts
-            player.pickup_legal = legal_ranks(self.top_rank(), self.rules)
+            player.pickup_legal = self.legal_now()
             player.pickup_free = 0
             player.learn_lacks(player.pickup_legal)
         player.hand += taken
