@@ -422,6 +422,11 @@ def _apply(sp, seat, action, n):
     return _after_play(sp, seat, rank, count, play_source, n)
 
 
+@kernel  # not inlined: `play_on` (a rollout's policy turns) and `act` share one compiled copy (compile time)
+def _apply_once(sp, seat, action, n):
+    return _apply(sp, seat, action, n)
+
+
 @kernel  # not inlined: its plays and pickups would double the code numba types in every rollout (compile time)
 def _flip_blind(sp, seat, pos, n):
     """R15: the blind card at `pos` is turned over: played when legal, else picked up with the pile.
@@ -871,7 +876,7 @@ def play_on(st, seat, searcher, policy, which, params, rng, snap, skip_cycles):
             seat = _basic_turn(sp, seat, n)
             continue
         _show_turn(sp, seat)
-        seat = _apply(sp, seat, _policy_move(st, sp, seat, policy, which, params, rng), n)
+        seat = _apply_once(sp, seat, _policy_move(st, sp, seat, policy, which, params, rng), n)
         if seat < 0:
             return -1
     if sp[ob.PLACE + searcher] == 0:
@@ -884,7 +889,7 @@ def act(st, seat, action):
     """One action (R13-R16) of `seat`, to act in `st`; returns the next seat to act, or -1 on an illegal move."""
     sp = _data_pointer(st)
     _show_turn(sp, seat)
-    return _apply(sp, seat, action, sp[ob.PLAYERS])
+    return _apply_once(sp, seat, action, sp[ob.PLAYERS])
 
 
 @kernel
