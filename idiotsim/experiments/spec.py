@@ -63,12 +63,6 @@ class Point:
         return self.rules.players
 
     @property
-    def games_in_all(self) -> bool:
-        """Whether `games` and `check_games` count the report's games in all (a tournament, a disagreement
-        report) rather than each setting's."""
-        return self.design in ("tournament", "disagreement")
-
-    @property
     def subject(self) -> str:
         """The strategy a sweep's knobs apply to: the treatment (paired) or the strategy (seats)."""
         return self.treatment or self.strategy
