@@ -219,8 +219,8 @@ class Round:
     # ---- observation -----------------------------------------------------
 
     def base_observation(self, decision: int, seat: int) -> list:
-        """The header of an observation, as a list (filled in by the caller, then made an array once:
-        numpy's per-slice conversions would cost a third of a game)."""
+        """The header of an observation, as a list: the caller fills it in and makes it an array once
+        (`as_observation`), which costs less than filling an array slice by slice."""
         obs = self.header.copy()
         obs[ob.DECISION] = decision
         obs[ob.SEAT] = seat
