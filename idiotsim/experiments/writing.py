@@ -101,8 +101,9 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
         for spec in specs:
             if spec.check_games:
                 w = write_check(spec, tmp, executor)
-                full_size |= {spec.name + suffix for suffix in DESIGNS[spec.design].full_size_files}
-                full_size_folders.append(spec.name + "/")  # a tournament's summary folder NAME/
+                files = DESIGNS[spec.design].full_size_files
+                full_size |= {spec.name + suffix for suffix in files}
+                full_size_folders += [spec.name + suffix[:suffix.index("/") + 1] for suffix in files if "/" in suffix]
                 written.append(committed_written(folder, spec))
             else:
                 w = write_report(spec, tmp, executor=executor)
