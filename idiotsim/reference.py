@@ -11,6 +11,7 @@ played first.
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -40,9 +41,10 @@ def count_list(cards) -> list:
 
 
 def as_observation(values: list) -> np.ndarray:
-    """An observation filled in as a list (`Round.base_observation`), as the array a strategy sees."""
+    """An observation filled in as a list (`Round.base_observation`), as the array a strategy sees
+    (a view of an int64 buffer: half the cost of `np.array` on a list this long)."""
     assert len(values) == ob.OBS_SIZE  # a slice of the wrong length would move every field after it
-    return np.array(values, dtype=np.int64)
+    return np.frombuffer(array("q", values), dtype=np.int64)
 
 
 def logged_checksum(obs: np.ndarray, hand: np.ndarray) -> int:
