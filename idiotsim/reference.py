@@ -18,7 +18,8 @@ from functools import lru_cache
 import numpy as np
 
 from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, HAND_TARGET, NUM_RANKS, SIX, TEN, TWO, card_rank, is_ordinary, sort_ranks_basic
+from idiotsim.cards import (BASIC_KEY, HAND_TARGET, NUM_RANKS, RANK_NAMES, SIX, TEN, TWO, card_rank, is_ordinary,
+                            sort_ranks_basic)
 from idiotsim.errors import IllegalMoveError
 from idiotsim.rng import SEAT_STREAM, new_state
 from idiotsim.rules import Rules
@@ -488,7 +489,6 @@ class Round:
 
 
 def str_rank(rank: int) -> str:
-    from idiotsim.cards import RANK_NAMES
     return RANK_NAMES[rank]
 
 
