@@ -54,7 +54,7 @@ def strategy_inputs(strategies) -> tuple:
     if len(strategies) > en.MAX_STRATEGIES:
         raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]  # called through their native entry points
-    fns = tuple(decides) + (padding_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
+    fns = tuple(decides) + (address_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
     is_basic = np.zeros(en.MAX_STRATEGIES, dtype=np.int8)
     is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
     width = max([len(s.params) for s in strategies] + [1])
@@ -64,13 +64,14 @@ def strategy_inputs(strategies) -> tuple:
     return fns, is_basic, params
 
 
-class PaddingEntry:
-    """A decision function as a padding entry of the engine's strategy table, never seated: its
-    compiled code's address, looked up once, and its numba type, made once. Handed a dispatcher,
-    numba types it and looks up two of its addresses at every call, about 0.18 ms an entry: the
-    32 entries of a table of dispatchers cost about 6 ms a call, more than a traced game takes. The
-    seated entries stay dispatchers, which the engine calls at their native entry points (through
-    this entry's C wrapper a cheap strategy's games take 10% longer)."""
+class AddressEntry:
+    """A decision function as an entry of the engine's strategy table by its compiled code's
+    address, looked up once, and its numba type, made once. Handed a dispatcher, numba types it and
+    looks up two of its addresses at every call, about 0.18 ms an entry: the 32 entries of a table
+    of dispatchers cost about 6 ms a call, more than a traced game takes. So the padding entries of
+    every table are address entries, and so are the seated entries of a traced game (one game a
+    call: `trace_game`). A batch's seated entries stay dispatchers, which the engine calls at their
+    native entry points (through this entry's C wrapper a cheap strategy's games take 10% longer)."""
 
     _numba_type_ = types.FunctionType(SIG)
 
@@ -82,14 +83,14 @@ class PaddingEntry:
         return self.address
 
 
-_PADDING: dict = {}
+_ADDRESS_ENTRIES: dict = {}
 
 
-def padding_entry(decide) -> PaddingEntry:
-    """The one PaddingEntry of a compiled decision function."""
-    entry = _PADDING.get(id(decide))
+def address_entry(decide) -> AddressEntry:
+    """The one AddressEntry of a compiled decision function."""
+    entry = _ADDRESS_ENTRIES.get(id(decide))
     if entry is None or entry.decide is not decide:
-        entry = _PADDING[id(decide)] = PaddingEntry(decide)
+        entry = _ADDRESS_ENTRIES[id(decide)] = AddressEntry(decide)
     return entry
 
 
@@ -187,6 +188,7 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
                max_events: int | None = None):
     """One match on the numba engine with recording: (events, observation checksums, places)."""
     fns, is_basic, params = strategy_inputs(seats)
+    fns = tuple(f if isinstance(f, AddressEntry) else address_entry(f) for f in fns)  # see AddressEntry
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     log_capacity = capacity + rules.players * rules.rounds
     state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
