@@ -44,9 +44,10 @@ def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
     return distinct, np.array(index, dtype=np.int64)
 
 
-def strategy_inputs(strategies) -> tuple:
-    """The strategy tuple (padded to MAX_STRATEGIES), which of them are `basic` (the engine plays
-    those inline: engine.SEAT_BASIC) and the knob matrix, one row per strategy."""
+def strategy_inputs(strategies, by_address: bool = False) -> tuple:
+    """The strategy tuple (padded to MAX_STRATEGIES; with `by_address` every entry an AddressEntry,
+    for one-game calls), which of them are `basic` (the engine plays those inline: engine.SEAT_BASIC)
+    and the knob matrix, one row per strategy."""
     python = [s.label for s in strategies if plays_in_python(s)]
     if python:
         raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
@@ -54,7 +55,8 @@ def strategy_inputs(strategies) -> tuple:
     if len(strategies) > en.MAX_STRATEGIES:
         raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]  # called through their native entry points
-    fns = tuple(decides) + (address_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
+    seated = [address_entry(d) for d in decides] if by_address else decides
+    fns = tuple(seated) + (address_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
     is_basic = np.zeros(en.MAX_STRATEGIES, dtype=np.int8)
     is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
     width = max([len(s.params) for s in strategies] + [1])
@@ -187,8 +189,7 @@ def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, de
 def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int | None = None,
                max_events: int | None = None):
     """One match on the numba engine with recording: (events, observation checksums, places)."""
-    fns, is_basic, params = strategy_inputs(seats)
-    fns = tuple(f if isinstance(f, AddressEntry) else address_entry(f) for f in fns)  # see AddressEntry
+    fns, is_basic, params = strategy_inputs(seats, by_address=True)  # one game: see AddressEntry
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     log_capacity = capacity + rules.players * rules.rounds
     state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
