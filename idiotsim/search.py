@@ -387,7 +387,7 @@ def place_matrix(obs, hand, rng, moves, rollouts, policy, places):
     scratch = np.zeros(1, np.uint64)
     policy_params = rollout_params(policy, obs[ob.PLAYERS], obs[ob.SEAT])
     for k in range(rollouts):
-        if judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, obs, False) < 0:
+        if judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, obs, run_time(False)) < 0:
             return -1
         places[k, :] = work[PLACES:PLACES + n_moves]
     return 0
@@ -486,9 +486,18 @@ def is_gated(params):
 NO_STATE = -99  # an action code no engine accepts: the run stops with an illegal-move error
 
 
+@kernel(inline="always")
+def run_time(flag):
+    """`flag` as a run-time bool, for the `perfect` argument of the search's functions. Numba compiles a
+    function once for each literal argument value, so a literal True, a literal False and Python's bool
+    compiled the whole search three times (its largest compilation, about a minute each)."""
+    return flag != 0
+
+
 @njit(cache=True)
 def search_decision(obs, hand, params, rng, truth, perfect):
-    """A decision of the search player (the `decide` of strategies/search.py)."""
+    """A decision of the search player (the `decide` of strategies/search.py); `perfect` a run-time
+    bool (`run_time`)."""
     decision = obs[ob.DECISION]
     if decision == ob.SWAP and params[K_SWAP] == SWAP_TENS_IN_HAND:
         return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
@@ -519,12 +528,8 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if is_learned(policy):
         policy_params = learned_rollout_params(params)
     objective = int(params[K_OBJECTIVE])
-    if perfect:  # a deterministic rollout from the truth: one per move
-        if judge_moves(obs, hand, rng, n_moves, 1, policy, policy_params, scratch, work, truth, perfect) < 0:
-            return NO_STATE
-        return moves[best_move(work, n_moves, objective)]
-    rollouts = int(params[K_ROLLOUTS])
-    if params[K_HALVING] == HALVING:
+    rollouts = 1 if perfect else int(params[K_ROLLOUTS])  # the truth: one deterministic rollout per move
+    if params[K_HALVING] == HALVING and not perfect:
         if halve_moves(obs, hand, rng, n_moves, rollouts, objective, policy, policy_params, scratch, work,
                        truth, perfect) < 0:
             return NO_STATE

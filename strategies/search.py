@@ -25,8 +25,8 @@ the hidden cards are worth, for experiments only. It is not a fair player, and r
 numba engine.
 """
 from idiotsim.errors import UserError
-from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_compiled_code, search_decision,
-                             true_state)
+from idiotsim.search import (GATE_OFF, POLICY_LEARNED_SELF, SWAP_LEARNED, in_compiled_code, run_time,
+                             search_decision, true_state)
 from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned import MODELS as LEARNED_MODELS
@@ -121,7 +121,7 @@ def learned_rollout_weights(values: dict):
 
 @strategy_function(allocates=True)
 def decide(obs, hand, params, rng):
-    return search_decision(obs, hand, params, rng, obs, False)
+    return search_decision(obs, hand, params, rng, obs, run_time(False))
 
 
 @strategy_function(allocates=True)
@@ -129,7 +129,7 @@ def decide_perfect_info(obs, hand, params, rng):
     if not in_compiled_code():
         raise UserError("search-perfect-info reads the numba engine's hidden state: "
                         "it cannot play on the reference engine (use trace --engine numba)")
-    return search_decision(obs, hand, params, rng, true_state(obs), True)
+    return search_decision(obs, hand, params, rng, true_state(obs), run_time(True))
 
 
 # The gated search (reports/learned.md, "The learned player with a gated search"): the learned player's
