@@ -515,9 +515,9 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     if n_moves == 1:
         return moves[0]
     if decision == ob.TURN and is_gated(params):
-        move, n_moves = search_gate.gate_turn(obs, hand, params, LEARNED_AT, params[K_GATE], int(params[K_TOP]),
-                                              params[K_PRIOR] != 0, moves, n_moves, np.empty(n_moves),
-                                              np.empty(2 * n_moves, np.int64))
+        move, n_moves = search_gate.gate_turn(obs, hand, params, np.int64(LEARNED_AT), params[K_GATE],
+                                              int(params[K_TOP]), params[K_PRIOR] != 0, moves, n_moves,
+                                              np.empty(n_moves), np.empty(2 * n_moves, np.int64))
         if move != search_gate.SEARCH:
             return move
         if n_moves == 1:

@@ -20,6 +20,8 @@ and round; such rounds are also outside the training data (`dataset.MAX_ACTIONS`
 """
 from __future__ import annotations
 
+import numpy as np
+
 from idiotsim.cards import TEN
 from idiotsim.jit import kernel
 from idiotsim.learn.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_inputs, next_threat,
@@ -107,7 +109,9 @@ def choose_turn(obs, hand, params):
     total = unseen_total(unseen)
     nxt = next_seat_in(obs)
     threat_next = next_threat(obs, nxt)
-    best, best_score = NO_MOVE, 0.0
+    # np.int64(...): a literal argument is a type of its own to numba, so `_scored` with a literal NO_MOVE,
+    # PICKUP or CHANCE compiled three times more
+    best, best_score = np.int64(NO_MOVE), 0.0
     basic_ok = basic < 0 or allowed(obs, hand, basic & 15, (basic >> 4) & 15, save_tens, max_copies)
     if basic_ok:
         best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, basic, basic,
@@ -124,11 +128,11 @@ def choose_turn(obs, hand, params):
                     best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h,
                                                move, basic, counting, best, best_score)
     if obs[CAN_PICKUP] != 0 and basic != PICKUP:
-        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, PICKUP, basic,
-                                   counting, best, best_score)
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h,
+                                   np.int64(PICKUP), basic, counting, best, best_score)
     if obs[CAN_CHANCE] != 0:
-        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h, CHANCE, basic,
-                                   counting, best, best_score)
+        best, best_score = _scored(o, hd, model, unseen, total, nxt, threat_next, pre, idx, val, h,
+                                   np.int64(CHANCE), basic, counting, best, best_score)
     return best
 
 
