@@ -513,3 +513,25 @@ def test_the_family_file_loads_as_the_package_module():
     """strategies/search.py given by path is the registered family, not a second copy of the module:
     a second copy would share numba's cache entries and break a later process's import."""
     assert load_strategy(f"{FAMILY_FILE}:SEARCH").strategy is load_strategy("search").strategy
+
+
+def test_every_caller_shares_one_compiled_search():
+    """The search's functions are compiled once for the fair player, the perfect-information player,
+    `analyze`'s place matrix and calls from Python: a literal True or False for `perfect` is a type of
+    its own to numba, and each such type compiled the whole search again (about a minute each, cold).
+    Functions loaded from numba's cache leave their callees uncompiled, so this bites on a cold cache:
+    the cache is keyed by every source file, so the first run of every change, as in CI, is cold."""
+    rules = Rules(players=4)
+    basics = [SeatStrategy("basic", *_basic())] * 3
+    for player in (STRATEGY, PERFECT_INFO):
+        play_games(rules, [SeatStrategy(player.name, player, player.params({"rollouts": 2}))] + basics, 5, 0, 1)
+    position = next(p for p in positions(rules, range(1)) if p["obs"][ob.DECISION] == ob.TURN)
+    obs, hand = position["obs"], position["hand"]
+    search.search_decision(obs, hand, STRATEGY.params({"rollouts": 2}), np.zeros(1, np.uint64), obs, False)
+    moves = np.zeros(search.MAX_MOVES, np.int64)
+    n = search.list_turn_moves(obs, hand, STRATEGY.params(), np.zeros(1, np.uint64), moves)
+    assert search.place_matrix(obs, hand, np.zeros(1, np.uint64), moves[:n].copy(), 2, search.POLICY_BASIC,
+                               np.zeros((2, n), np.int64)) == 0
+    assert len(search.search_decision.signatures) == 1, search.search_decision.signatures
+    for function in (search.halve_moves, search.judge_moves, search.judge_sample, search.determinize):
+        assert len(function.signatures) <= 1, (function.__name__, function.signatures)
