@@ -15,10 +15,21 @@ PLOTS = ("mean_place.png", "places.png", "head_to_head.png", "seat_wins.png", "g
          "convergence.png")
 
 
-def _save(fig, path: Path) -> Path:
+LAYOUT_DECIMALS = 6  # figure fractions: a millionth of the width is under a thousandth of a pixel
+
+
+def save_png(fig, path: Path, dpi: int = 110) -> Path:
+    """Lay out, write and close `fig`, its PNG bytes a function of the data alone.
+
+    tight_layout's margins come out of numpy code whose last bit depends on the CPU (numpy picks SIMD
+    kernels by CPU feature), and an axes edge that falls on a whole pixel then lands on either side of
+    it, moving a spine by a pixel: the committed reports would not match their regeneration on another
+    machine. Rounded margins are the same everywhere. No "Software" metadata: no matplotlib version."""
     fig.tight_layout()
-    # Fixed metadata keeps the PNG bytes a function of the data alone.
-    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None}))
+    params = fig.subplotpars
+    fig.subplots_adjust(**{side: round(getattr(params, side), LAYOUT_DECIMALS)
+                           for side in ("left", "right", "bottom", "top", "wspace", "hspace")})
+    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=dpi, metadata={"Software": None}))
     plt.close(fig)
     return path
 
@@ -35,7 +46,7 @@ def mean_place(summary, path: Path) -> Path:
     ax.set_xlabel("mean place (lower is better), 95% CI")
     ax.set_title(f"Mean place, {summary.games:,} games, {summary.players} players")
     ax.grid(axis="x", alpha=0.3)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def places(summary, path: Path) -> Path:
@@ -56,7 +67,7 @@ def places(summary, path: Path) -> Path:
     ax.set_xlabel("share of seat-games")
     ax.set_title("Distribution of places")
     ax.legend(ncol=min(n, 5), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18))
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def head_to_head(summary, path: Path) -> Path:
@@ -74,7 +85,7 @@ def head_to_head(summary, path: Path) -> Path:
                 ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=8)
     fig.colorbar(im, ax=ax, label="row finishes ahead of column")
     ax.set_title("Head to head")
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def seat_wins(summary, path: Path) -> Path:
@@ -88,7 +99,7 @@ def seat_wins(summary, path: Path) -> Path:
     ax.set_ylabel("win rate, 95% CI over deals")
     ax.set_title("Win rate by seat")
     ax.legend()
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def game_length(summary, path: Path) -> Path:
@@ -100,7 +111,7 @@ def game_length(summary, path: Path) -> Path:
     hi = np.quantile(np.repeat(t["actions"].to_numpy(), np.minimum(t["games"].to_numpy(), 1000)), 0.995)
     ax.set_xlim(0, hi)
     ax.set_title(f"Game length (mean {summary.length_ci[0]:.1f} actions)")
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def convergence(summary, path: Path) -> Path:
@@ -112,7 +123,7 @@ def convergence(summary, path: Path) -> Path:
     ax.set_ylabel("running mean place")
     ax.set_title("Convergence of the mean place")
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def write_plots(summary, out_dir) -> list[Path]:

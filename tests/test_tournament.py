@@ -644,6 +644,31 @@ def test_plots_and_summarize_regenerates_identical_files(capsys, tmp_path):
     assert hidden(out) == []
 
 
+def test_plot_bytes_survive_a_last_bit_change_of_the_layout(capsys, tmp_path, monkeypatch):
+    """tight_layout's margins differ in their last bits between CPUs (numpy's SIMD kernels). An axes edge on
+    a half pixel, moved by those bits, would move a spine by a pixel and the PNG bytes with it:
+    reports/check/leaderboard/convergence.png failed its check on an AVX-512 machine that way, its right
+    edge 6 units in the last place below where another machine put it."""
+    out = tmp_path / "t"
+    tournament(capsys, out, "-s", "basic,random", "-n", "3", "--games", "300", "--seed", "3")
+    summary = summarize(out)
+    tight_layout = plots.plt.Figure.tight_layout
+
+    def right_edge_on_a_half_pixel(fig, ulps_down):
+        tight_layout(fig)
+        pixels = fig.get_figwidth() * 110  # save_png's dpi
+        right = (round(fig.subplotpars.right * pixels) + 0.5) / pixels
+        for _ in range(ulps_down):
+            right = float(np.nextafter(right, 0.0))
+        fig.subplots_adjust(right=right)
+
+    drawn = []
+    for ulps_down in (0, 8):
+        monkeypatch.setattr(plots.plt.Figure, "tight_layout", lambda fig: right_edge_on_a_half_pixel(fig, ulps_down))
+        drawn.append(plots.convergence(summary, tmp_path / f"convergence{ulps_down}.png").read_bytes())
+    assert drawn[0] == drawn[1]
+
+
 # ---- 8. bad input ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [

@@ -6,13 +6,10 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.experiments.spec import Spec, value_text
-from idiotsim.files import write_atomic
 
 
 def plot(design, spec: Spec, rows: list, path: Path) -> Path:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from idiotsim.plots import plt, save_png  # the project's headless matplotlib
 
     points = spec.points
     fig, axes = plt.subplots(1, len(design.plot_panels), figsize=(4.6 * len(design.plot_panels), 3.8))
@@ -43,10 +40,7 @@ def plot(design, spec: Spec, rows: list, path: Path) -> Path:
         if len(series) > 1:
             ax.legend(fontsize=7)
     fig.suptitle(f"{spec.title} (95% CI)", fontsize=10)
-    fig.tight_layout()
-    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None}))
-    plt.close(fig)
-    return path
+    return save_png(fig, path, dpi=100)
 
 
 def _x_axis(ax, spec: Spec, ticks) -> None:

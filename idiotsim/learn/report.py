@@ -58,7 +58,7 @@ def learn_markdown(rows: list, config) -> str:
 
 
 def write_learn_report(rows: list, config, out: Path) -> None:
-    from idiotsim.plots import plt  # the project's headless matplotlib
+    from idiotsim.plots import plt, save_png  # the project's headless matplotlib
     fig, ax = plt.subplots(figsize=(6, 3.5))
     xs = [row["train"]["train_positions"] for row in rows]
     ys = [row["strength"]["mean"] for row in rows]
@@ -70,7 +70,5 @@ def write_learn_report(rows: list, config, out: Path) -> None:
     ax.set_xlabel("training positions")
     ax.set_ylabel("mean place minus basic's (lower is better)")
     ax.set_title(f"learned player, {config.players} players")
-    fig.tight_layout()
-    write_atomic(out / CURVE_PLOT, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-    plt.close(fig)
+    save_png(fig, out / CURVE_PLOT)
     write_atomic(out / "learn.md", learn_markdown(rows, config))

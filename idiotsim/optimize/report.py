@@ -9,7 +9,7 @@ import polars as pl
 
 from idiotsim.optimize.config import OptimizeConfig, Problem
 from idiotsim.optimize.search import MEAN
-from idiotsim.plots import _save, plt
+from idiotsim.plots import plt, save_png
 
 CONVERGENCE, KNOBS, SENSITIVITY = "convergence.png", "knobs.png", "sensitivity.png"
 
@@ -63,7 +63,7 @@ def convergence_plot(summary: pl.DataFrame, control: str, path: Path) -> Path:
     ax.set_title("Convergence (lower is better)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def knob_plot(evaluations: pl.DataFrame, problem: Problem, path: Path) -> Path:
@@ -82,7 +82,7 @@ def knob_plot(evaluations: pl.DataFrame, problem: Problem, path: Path) -> Path:
     for ax in axes.ravel()[len(knobs):]:
         ax.axis("off")
     fig.suptitle("Knob trajectories: the distribution mean by generation (y axis = the knob's range)", fontsize=10)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def sensitivity_plot(rows: list, path: Path) -> Path:
@@ -97,7 +97,7 @@ def sensitivity_plot(rows: list, path: Path) -> Path:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("mean place cost of resetting to the start (positive = the tuned value helps), 95% CI")
     ax.set_title("Sensitivity")
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def _f(x: float, digits: int = 4) -> str:
