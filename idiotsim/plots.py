@@ -34,6 +34,16 @@ def save_png(fig, path: Path, dpi: int = 110) -> Path:
     return path
 
 
+LABEL_WIDTH = 30  # characters of a strategy's name on a plot; the tables keep it whole
+
+
+def plot_labels(names: list[str]) -> list[str]:
+    """Strategy names as the plots show them: a name longer than LABEL_WIDTH (a strategy file's path, say)
+    keeps its end, so the axes keep their room; whole names if shortening would make two of them alike."""
+    short = [name if len(name) <= LABEL_WIDTH else "…" + name[1 - LABEL_WIDTH:] for name in names]
+    return short if len(set(short)) == len(set(names)) else list(names)
+
+
 def mean_place(summary, path: Path) -> Path:
     t = summary.strategies
     names = t["strategy"].to_list()
@@ -42,7 +52,7 @@ def mean_place(summary, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.5))
     y = np.arange(len(names))[::-1]
     ax.errorbar(mean, y, xerr=np.nan_to_num(err), fmt="o", capsize=4)
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, plot_labels(names))
     ax.set_xlabel("mean place (lower is better), 95% CI")
     ax.set_title(f"Mean place, {summary.games:,} games, {summary.players} players")
     ax.grid(axis="x", alpha=0.3)
@@ -63,7 +73,7 @@ def places(summary, path: Path) -> Path:
     for p in range(n):
         ax.barh(y, share[:, p], left=left, color=colors[p], label=f"place {p + 1}")
         left += share[:, p]
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, plot_labels(names))
     ax.set_xlabel("share of seat-games")
     ax.set_title("Distribution of places")
     ax.legend(ncol=min(n, 5), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18))
@@ -77,8 +87,8 @@ def head_to_head(summary, path: Path) -> Path:
         grid[names.index(r["a"]), names.index(r["b"])] = r["a_ahead"]
     fig, ax = plt.subplots(figsize=(1.1 * len(names) + 3, 0.9 * len(names) + 2))
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
-    ax.set_yticks(range(len(names)), names)
+    ax.set_xticks(range(len(names)), plot_labels(names), rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), plot_labels(names))
     for i in range(len(names)):
         for j in range(len(names)):
             if not np.isnan(grid[i, j]):
@@ -116,8 +126,9 @@ def game_length(summary, path: Path) -> Path:
 
 def convergence(summary, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(7, 4))
-    for (name,), group in summary.convergence.group_by("strategy", maintain_order=True):
-        ax.plot(group["games"].to_numpy(), group["mean_place"].to_numpy(), label=name)
+    groups = list(summary.convergence.group_by("strategy", maintain_order=True))
+    for ((name,), group), label in zip(groups, plot_labels([name for (name,), _ in groups])):
+        ax.plot(group["games"].to_numpy(), group["mean_place"].to_numpy(), label=label)
     ax.set_xscale("log")
     ax.set_xlabel("seat-games played")
     ax.set_ylabel("running mean place")

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 import uuid
+import warnings
 from collections import Counter
 from pathlib import Path
 from statistics import NormalDist
@@ -642,6 +643,20 @@ def test_plots_and_summarize_regenerates_identical_files(capsys, tmp_path):
         assert_png(out / name)
         assert after[name] == before[name], f"{name} differs when drawn again"
     assert hidden(out) == []
+
+
+def test_a_strategy_file_with_a_long_path_fits_the_plots(capsys, tmp_path):
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    folder.mkdir()
+    preset = folder / "best.toml"
+    preset.write_text('family = "weighted"\n[knobs]\npickup = -3.0\n')
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="Tight layout not applied")  # no room left for the axes
+        tournament(capsys, tmp_path / "t", "-s", f"{preset},basic", "-n", "2", "--games", "1000")
+    assert f"| {preset} |" in (tmp_path / "t" / "summary.md").read_text()  # the tables keep the whole name
+    assert plots.plot_labels([str(preset), "basic"]) == ["…" + str(preset)[-(plots.LABEL_WIDTH - 1):], "basic"]
+    alike = [f"{start}{'-' * plots.LABEL_WIDTH}best.toml" for start in ("x", "y")]
+    assert plots.plot_labels(alike) == alike  # shortened they would read the same: whole names
 
 
 def test_plot_bytes_survive_a_last_bit_change_of_the_layout(capsys, tmp_path, monkeypatch):
