@@ -148,9 +148,7 @@ def frontier(learned, players: int, deals: int, search_deals: dict[int, int], pl
 
 
 def plot_frontier(rows, players: int, path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from idiotsim.plots import plt, save_png  # the project's headless matplotlib
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D"),
                          ("gated search", "*")):
@@ -172,8 +170,7 @@ def plot_frontier(rows, players: int, path: Path) -> None:
     ax.set_ylabel("places better than basic (rotated, paired)")
     ax.set_title(f"Strength against time per decision, {players} players, three basic opponents")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_png(fig, path)
 
 
 def table(out: Path) -> None:

@@ -15,15 +15,16 @@ PLOTS = ("mean_place.png", "places.png", "head_to_head.png", "seat_wins.png", "g
          "convergence.png")
 
 
+DPI = 110
 LAYOUT_DECIMALS = 6  # figure fractions: a millionth of the width is under a thousandth of a pixel
 
 
-def save_png(fig, path: Path, dpi: int = 110) -> Path:
+def save_png(fig, path: Path, dpi: int = DPI) -> Path:
     """Lay out, write and close `fig`, its PNG bytes a function of the data alone.
 
     tight_layout's margins come out of numpy code whose last bit depends on the CPU (numpy picks SIMD
-    kernels by CPU feature), and an axes edge that falls on a whole pixel then lands on either side of
-    it, moving a spine by a pixel: the committed reports would not match their regeneration on another
+    kernels by CPU feature), and an axes edge that falls on a half pixel, where drawing snaps to one pixel
+    or the next, then lands on either side of it, moving a spine by a pixel: the committed reports would not match their regeneration on another
     machine. Rounded margins are the same everywhere. No "Software" metadata: no matplotlib version."""
     fig.tight_layout()
     params = fig.subplotpars
@@ -87,8 +88,9 @@ def head_to_head(summary, path: Path) -> Path:
         grid[names.index(r["a"]), names.index(r["b"])] = r["a_ahead"]
     fig, ax = plt.subplots(figsize=(1.1 * len(names) + 3, 0.9 * len(names) + 2))
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), plot_labels(names), rotation=30, ha="right")
-    ax.set_yticks(range(len(names)), plot_labels(names))
+    labels = plot_labels(names)
+    ax.set_xticks(range(len(names)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), labels)
     for i in range(len(names)):
         for j in range(len(names)):
             if not np.isnan(grid[i, j]):

@@ -671,7 +671,7 @@ def test_plot_bytes_survive_a_last_bit_change_of_the_layout(capsys, tmp_path, mo
 
     def right_edge_on_a_half_pixel(fig, ulps_down):
         tight_layout(fig)
-        pixels = fig.get_figwidth() * 110  # save_png's dpi
+        pixels = fig.get_figwidth() * plots.DPI
         right = (round(fig.subplotpars.right * pixels) + 0.5) / pixels
         for _ in range(ulps_down):
             right = float(np.nextafter(right, 0.0))
