@@ -30,6 +30,7 @@ from numba.extending import overload
 from idiotsim import engine as en
 from idiotsim import observation as ob
 from idiotsim.jit import kernel
+from idiotsim.native.rollout import basic_moves, basic_rollout
 from idiotsim.observation import NR
 from idiotsim.sampler import (BASIC_MODEL, PLAN_SIZE, UNIFORM, copy_range, hidden_pool, plan_samples,  # noqa: F401
                               sample_deal, sample_deal_from, sample_state, sample_state_from)
@@ -285,6 +286,8 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
     with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal; the
     learned player's cycles are never skipped, whatever `skip_cycles` says."""
     _mark_basic_seats(st, policy, searcher)
+    if policy == POLICY_BASIC and skip_cycles:  # the common case, in C (or its numba twin: idiotsim.native)
+        return basic_rollout(en._data_pointer(st), seat, searcher)
     return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap,
                       skip_cycles and skips_cycles(policy))
 
@@ -349,6 +352,10 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     snap = work[SNAP:MOVES]
     if determinize(obs, hand, rng, sample, work, truth, perfect) < 0:
         return -1
+    if policy == POLICY_BASIC and obs[ob.DECISION] != ob.SWAP:  # the common case, in C (idiotsim.native)
+        moves, places = work[MOVES:PLACE_SUMS], work[PLACES:SPENT]
+        return basic_moves(en._data_pointer(sample), obs[ob.SEAT], en._data_pointer(moves), n_moves,
+                           en._data_pointer(places))
     for i in range(n_moves):
         state = sample  # the last move plays on the sample itself, which is not needed again
         if i < n_moves - 1:
