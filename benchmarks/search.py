@@ -15,9 +15,14 @@ Positions are the TURN decisions of games of `basic` (reference engine, every 2n
   of a sampled rollout, while the true states' rollouts, as long in actions (41.8 against 42.6), run
   faster: consecutive positions are decisions of one game, so their true rollouts replay the same
   ending, whose branches the CPU's predictor has learned. The true-state row flatters;
+- the search's inner loop (`search.judge_sample` with `basic` rollouts): at each position, fresh samples,
+  and on each every move the search lists played and rolled out (`idiotsim_basic_moves`), sampling
+  included: rollouts/s by the C library (idiotsim.native) and by its numba twin in the same process,
+  and their ratio;
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128, and the
   rollouts they play per second (sampling included, a sample serving every move) against the engine's
-  games/s: issue 19's "rollouts in the time of one full game" of a whole search (2.36 when it was filed).
+  games/s: issue 19's "rollouts in the time of one full game" of a whole search (2.36 when it was filed);
+  then K = 128 again in a second process with the numba twins (IDIOTSIM_NATIVE=0), and the ratio.
 Times are the process's CPU time (one thread: a loaded machine's waits for a core do not count).
 Figures are printed, never asserted: the targets are in issue 13 (>= 600 decisions/s at K = 128) and
 issue 19 (rollouts from sampled states >= 3.0x the engine's games/s; >= 2,200 decisions/s at K = 128).
@@ -25,6 +30,10 @@ issue 19 (rollouts from sampled states >= 3.0x the engine's games/s; >= 2,200 de
 from __future__ import annotations
 
 import argparse
+import ctypes
+import os
+import subprocess
+import sys
 import time
 
 import numba
@@ -33,6 +42,8 @@ from numba import njit
 
 from idiotsim import observation as ob
 from idiotsim import search
+from idiotsim.native import rollout as native
+from idiotsim.native.build import build
 from idiotsim.positions import decision_positions
 from idiotsim.rules import Rules
 from idiotsim.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
@@ -83,6 +94,52 @@ def _rollouts(states, repeats, belief):
                 places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
                                          search.skips_cycles(search.POLICY_BASIC))
     return places
+
+
+_MOVES_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
+                             ctypes.c_void_p)
+
+
+def judge_loop(basic_moves):
+    """The search's inner loop with `basic_moves` (a ctypes function, which numba calls by its address;
+    compiled per function, uncached): each position's pool and plan once, then `repeats` fresh samples
+    (play-fact belief), each judging every listed move. Returns (places summed, rollouts)."""
+    @njit
+    def judge(states, repeats, params):
+        _, (sample, roll, pool, snap, hidden, plan) = new_work()
+        rng = np.zeros(1, np.uint64)
+        moves = np.zeros(search.MAX_MOVES, np.int64)
+        places = np.zeros(search.MAX_MOVES, np.int64)
+        total, rollouts = 0, 0
+        for i in range(states.shape[0]):
+            seat, obs, hand = seat_views(states[i])
+            n = search.list_turn_moves(obs, hand, params, rng, moves)
+            m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
+            for _ in range(repeats):
+                search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
+                basic_moves(sample.ctypes.data, seat, moves.ctypes.data, n, places.ctypes.data)
+                total += places[:n].sum()
+                rollouts += n
+        return total, rollouts
+    return judge
+
+
+def inner_loop_rates(states: np.ndarray, repeats: int) -> dict:
+    """Rollouts/s of the search's inner loop by the C library and by its numba twin, alternating."""
+    library = ctypes.CDLL(str(build()))
+    address = ctypes.cast(getattr(library, native.basic_moves.symbol), ctypes.c_void_p).value
+    twin = native.numba_twins()[native.basic_moves.symbol].address
+    loops = {"C": judge_loop(_MOVES_FN(address)), "numba": judge_loop(_MOVES_FN(twin))}
+    params = STRATEGY.params({})
+    results = {name: loop(states[:2], 1, params) for name, loop in loops.items()}
+    best = dict.fromkeys(loops, 0.0)
+    for _ in range(3):
+        for name, loop in loops.items():
+            start = time.process_time()
+            results[name] = loop(states, repeats, params)
+            best[name] = max(best[name], results[name][1] / (time.process_time() - start))
+    assert results["C"] == results["numba"], results  # the same places from the same samples
+    return best
 
 
 def positions(players: int, games: int) -> list:
@@ -137,12 +194,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--no-baseline", action="store_true", help="skip the numba twins' decisions (a second process)")
+    parser.add_argument("--decisions-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     numba.set_num_threads(1)
+    if args.decisions_only:
+        return decisions_only(args)
     found = positions(args.players, 20 if args.quick else 60)
     states = np.stack([p["state"] for p in found])
     games = engine_rate(args.players, 50_000 if args.quick else 200_000)
-    print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games)")
+    print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games); "
+          f"basic rollouts by {native.MODE} ({native.REASON})")
     print(f"engine, full games of basic:         {games:>12,.0f} games/s")
     repeats = 20 if args.quick else 100
     for belief, label in ((BASIC_PLAYS, "rollouts from sampled states, play-fact belief (the default)"),
@@ -154,13 +216,37 @@ def main() -> None:
         rate = rollout_rate(states, belief, repeats)
         unit = "samples/s " if belief == SAMPLES_ONLY else "rollouts/s"
         print(f"{label + ':':<64} {rate:>12,.0f} {unit}  ({rate / games:.2f}x the engine's games/s)")
+    inner = inner_loop_rates(states, repeats // 4)
+    for name, rate in inner.items():
+        print(f"{'the search inner loop, ' + name + ' (sampling included):':<64} {rate:>12,.0f} rollouts/s  "
+              f"({rate / games:.2f}x the engine's games/s)")
+    print(f"{'the search inner loop, C against numba, same process:':<64} {inner['C'] / inner['numba']:>12.2f}x")
+    seconds = 5 if args.quick else 20
     for k in (32, 128):
-        rate, moves = decision_rate(found, k, 5 if args.quick else 20)
-        rollouts = rate * k * moves  # the budget: K rollouts per move
-        print(f"search decisions, K = {k:<4}            {rate:>12,.0f} decisions/s  "
-              f"({moves:.1f} moves per searched decision, {rollouts:,.0f} rollouts/s, "
-              f"{rollouts / games:.2f}x the engine's games/s)")
+        rate, moves = decision_rate(found, k, seconds)
+        print(decision_line(k, rate, moves, games, native.MODE))
+    if not args.no_baseline:  # the twins serve a process only from its start: a second process
+        child = subprocess.run([sys.executable, __file__, "--decisions-only", "--players", str(args.players)]
+                               + (["--quick"] if args.quick else []), capture_output=True, text=True, check=True,
+                               env={**os.environ, "IDIOTSIM_NATIVE": "0"})
+        print(child.stdout.rstrip())
+        twin_rate = float(child.stdout.split("decisions/s")[0].split()[-1].replace(",", ""))
+        print(f"search decisions, K = 128, C against the numba twins:      {rate / twin_rate:>12.2f}x "
+              "(processes in turn)")
 
+
+def decision_line(k: int, rate: float, moves: float, games: float, mode: str) -> str:
+    rollouts = rate * k * moves  # the budget: K rollouts per move
+    return (f"search decisions, K = {k:<4} ({mode:>5} rollouts)  {rate:>12,.0f} decisions/s  "
+            f"({moves:.1f} moves per searched decision, {rollouts:,.0f} rollouts/s, "
+            f"{rollouts / games:.2f}x the engine's games/s)")
+
+
+def decisions_only(args) -> None:
+    found = positions(args.players, 20 if args.quick else 60)
+    games = engine_rate(args.players, 50_000 if args.quick else 200_000)
+    rate, moves = decision_rate(found, 128, 5 if args.quick else 20)
+    print(decision_line(128, rate, moves, games, native.MODE))
 
 if __name__ == "__main__":
     main()
