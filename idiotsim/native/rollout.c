@@ -53,6 +53,7 @@ typedef struct {
     int n, talon_len, six_burn, burn_again, last_hand_faceup, chance, starter, must_play;
     int64_t limit;
     int legal_on[NR]; /* R10, R11, V1/V2, V6: the legal ranks on each top rank */
+    int burn_at[NR];  /* R16.2, V10: the run of a rank that burns the pile (1 for a 10) */
     int8_t talon[MAX_CARDS];
 } Table;
 
@@ -162,7 +163,7 @@ static inline int after_play(const Table *t, Round *r, int seat, int rank, int c
         r->talon_pos += drawn;
         s->hand_size += drawn;
     }
-    int burned = rank == RANK_TEN || run >= 4 || (t->six_burn > 0 && rank == RANK_SIX && run >= t->six_burn);
+    int burned = run >= t->burn_at[rank];
     if (burned) /* R16.2, V7, V10 */
         empty_pile(r);
     if (s->hand_size + s->faceup_size + s->blind_size == 0) { /* R16.3 */
@@ -331,8 +332,12 @@ static void load(Table *t, Round *r, const int64_t *st) {
     t->starter = (int)st[OFF_STARTER];
     t->must_play = (int)st[OFF_MUST_PLAY];
     t->limit = st[OFF_ACTION_LIMIT];
-    for (int k = 0; k < NR; k++)
+    for (int k = 0; k < NR; k++) {
         t->legal_on[k] = legal_mask(k, (int)st[OFF_LOW_RANK], st[OFF_TEN_ONLY_ON_LOWER] != 0);
+        t->burn_at[k] = k == RANK_TEN ? 1 : 4;
+    }
+    if (t->six_burn > 0 && t->six_burn < 4)
+        t->burn_at[RANK_SIX] = t->six_burn;
 }
 
 static void store(const Table *t, const Round *r, int64_t *st) {
@@ -354,13 +359,13 @@ static int play_on(const Table *t, Round *r, int seat, int searcher) {
     int64_t power = 1, lam = 0;
     const Seat *searching = &r->seats[searcher];
     while (r->players_in > 1 && searching->place == 0) { /* R18 */
-        if (lam >= 0 && r->actions >= watch_from) {
+        if (r->actions >= watch_from) {
             r->turn = (int8_t)seat;
             if (lam > 0 && memcmp(r, &snap, compared) == 0) {
                 int64_t skipped = (t->limit - r->actions) / lam * lam;
                 r->actions += skipped;
                 r->skipped += skipped;
-                lam = -1;
+                watch_from = INT64_MAX; /* one skip: the rest is shorter than a cycle */
             } else if (lam == power || lam == 0) {
                 memcpy(&snap, r, compared);
                 power = lam > 0 ? 2 * power : 1;
