@@ -5,7 +5,7 @@
     python3 dev.py play   # create .venv, install, sit at the table against the bots (idiotsim play ARGS)
     python3 dev.py test   # create .venv, install with test extras, run the whole test suite (2 workers),
                           # which includes the check that every committed report matches its
-                          # regeneration (tests/test_shipped_reports.py)
+                          # regeneration (tests/experiments/test_shipped_reports.py)
     python3 dev.py test ARGS  # pytest ARGS instead (e.g. one file)
 
 The virtual environment is (re)installed whenever pyproject.toml changes.

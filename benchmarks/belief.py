@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/belief.py --games 20
 
 Positions are the TURN decisions of games of `basic` (reference engine). For the uniform belief and
-the basic-model beliefs (`idiotsim.sampler`: the pickup facts, BASIC_MODEL, and the play facts,
+the basic-model beliefs (`idiotsim.strategies.search.sampler`: the pickup facts, BASIC_MODEL, and the play facts,
 BASIC_PLAYS), in the same process, one thread:
 - how often some opponent's fact binds, and how often the rejection step falls back to the uniform
   belief (facts that cannot all hold, or MAX_TRIES rejected tries), over 20 samples a position;
@@ -22,12 +22,12 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim import engine as en
-from idiotsim import observation as ob
-from idiotsim import sampler, search
-from idiotsim.positions import decision_positions
-from idiotsim.rules import Rules
-from idiotsim.search import POLICY_PARAMS
+from idiotsim.engine import kernels as en
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import sampler, search_knobs, pimc as search
+from idiotsim.analysis.replayed_states import decision_positions
+from idiotsim.game.rules import Rules
+from idiotsim.strategies.search.pimc import POLICY_PARAMS
 from rollout_work import decision_pool, new_work, seat_views
 
 
@@ -47,8 +47,8 @@ def _samples(states, repeats, belief, roll_out):
             total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief, plan)
             if roll_out:
                 search.copy_state(sample, roll)
-                total += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
-                                        search.skips_cycles(search.POLICY_BASIC))
+                total += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
+                                        search.skips_cycles(search_knobs.POLICY_BASIC))
     return total
 
 

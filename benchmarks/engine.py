@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numba
 
-from idiotsim.reference import play_match
-from idiotsim.rng import shuffled_deck
-from idiotsim.rules import Rules
-from idiotsim.simulate import play_games
-from idiotsim.strategy_api import load_strategies
+from idiotsim.game.reference import play_match
+from idiotsim.game.rng import shuffled_deck
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import play_games
+from idiotsim.strategies.loading import load_strategies
 
 ROOT = Path(__file__).resolve().parent.parent
 IDIOTSIM = str(Path(sys.executable).with_name("idiotsim"))
@@ -61,8 +61,8 @@ def timed(cmd, env=None) -> tuple[float, int]:
 
 
 FIRST_GAME = ("import time; t = time.perf_counter(); "
-              "from idiotsim.simulate import play_games; from idiotsim.rules import Rules; "
-              "from idiotsim.strategy_api import load_strategies; "
+              "from idiotsim.engine.batches import play_games; from idiotsim.game.rules import Rules; "
+              "from idiotsim.strategies.loading import load_strategies; "
               "play_games(Rules(players=4), load_strategies('basic', 4), 1, 0, 1); "
               "print(time.perf_counter() - t)")
 

@@ -33,16 +33,17 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim import engine as en
-from idiotsim import observation as ob
-from idiotsim import search
-from idiotsim.rules import Rules
-from idiotsim.sampler import BASIC_PLAYS
-from idiotsim.search import POLICY_PARAMS
+from idiotsim.engine import kernels as en
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import pimc as search
+from idiotsim.strategies.search import search_knobs
+from idiotsim.game.rules import Rules
+from idiotsim.strategies.search.sampler import BASIC_PLAYS
+from idiotsim.strategies.search.pimc import POLICY_PARAMS
 from rollout_work import decision_pool, new_work, seat_views
-from idiotsim.simulate import play_games
+from idiotsim.engine.batches import play_games
 from idiotsim.strategies.search import STRATEGY
-from idiotsim.strategy_api import load_strategies
+from idiotsim.strategies.loading import load_strategies
 
 HELPER = r"""
 #include <valgrind/callgrind.h>
@@ -88,8 +89,8 @@ def _phase(states, repeats, phase, actions):
                     search.copy_state(sample, roll)
             if phase >= ROLLOUT:
                 before = roll[ob.ACTIONS]
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
-                                         search.skips_cycles(search.POLICY_BASIC))
+                places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search_knobs.POLICY_BASIC))
                 actions[0] += roll[ob.ACTIONS] - before - roll[en.SKIPPED]
     return places
 
@@ -121,8 +122,7 @@ def measure(games: int, repeats: int, engine_games: int, decisions: int) -> list
     rows.append(("engine game", engine_games, int(np.asarray(played["actions"]).sum())))
     params = STRATEGY.params({"rollouts": 128})
     moves = np.zeros(search.MAX_MOVES, np.int64)
-    searched = [p for p in found if search.list_turn_moves(p["obs"], p["hand"], params, np.zeros(1, np.uint64),
-                                                           moves) > 1]
+    searched = [p for p in found if search.list_search_moves(p["obs"], p["hand"], params, moves) > 1]
 
     def decide():
         for j in range(decisions):

@@ -32,14 +32,16 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from idiotsim import observation as ob
+from idiotsim.game import observation as ob
 from idiotsim.learn.evaluate import strengths
-from idiotsim.rng import new_state
-from idiotsim.search import LEARNED_AT, MAX_MOVES, list_turn_moves
-from idiotsim.search_gate import learned_scores
-from idiotsim.rules import Rules
-from idiotsim.simulate import play_seated
-from idiotsim.strategy_api import load_strategy
+from idiotsim.game.rng import new_state
+from idiotsim.game.moves import MAX_MOVES
+from idiotsim.strategies.search.pimc import list_search_moves
+from idiotsim.strategies.search.search_knobs import LEARNED_AT
+from idiotsim.strategies.search.gate import learned_scores
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import play_seated
+from idiotsim.strategies.loading import load_strategy
 
 SEARCH_KS = (8, 16, 32, 64, 128)
 
@@ -148,7 +150,7 @@ def frontier(learned, players: int, deals: int, search_deals: dict[int, int], pl
 
 
 def plot_frontier(rows, players: int, path: Path) -> None:
-    from idiotsim.plots import plt, save_png  # the project's headless matplotlib
+    from idiotsim.analysis.figures import plt, save_png  # the project's headless matplotlib
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D"),
                          ("gated search", "*")):
@@ -203,7 +205,7 @@ def _turn_leads(obs_rows, hand_rows, params, rng, leads, counts):
     moves = np.zeros(MAX_MOVES, np.int64)
     scores = np.zeros(MAX_MOVES, np.float64)
     for i in range(obs_rows.shape[0]):
-        n = list_turn_moves(obs_rows[i], hand_rows[i], params, rng, moves)
+        n = list_search_moves(obs_rows[i], hand_rows[i], params, moves)
         counts[i] = n
         if n >= 2:
             learned_scores(obs_rows[i], hand_rows[i], params, LEARNED_AT, moves, n, scores)
@@ -215,8 +217,8 @@ def searched_shares(gates, players: int, games: int) -> dict[float, float]:
     """The share of the learned seat's decisions (seat 0 of `learned-4p` games with basic elsewhere, every
     TURN and BLIND decision, forced ones included; the swap is the learned player's, never searched) that
     each gate sends to the search, and the mean number of moves of a searched turn."""
-    from idiotsim.positions import decision_positions
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.analysis.replayed_states import decision_positions
+    from idiotsim.strategies.loading import load_strategy
     rules = Rules(players=players)
     lineup = ",".join([f"learned-{players}p"] + ["basic"] * (players - 1))
     found = [p for g in range(games) for p in decision_positions(rules, lineup, 18_000_003, g) if p["seat"] == 0]

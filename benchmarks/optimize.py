@@ -23,8 +23,8 @@ from pathlib import Path
 import polars as pl
 
 from idiotsim.optimize import OptimizeConfig, run_optimize, validate_config
-from idiotsim.optimize.search import MEAN
-from idiotsim.simulate import play_games
+from idiotsim.optimize.cmaes import MEAN
+from idiotsim.engine.batches import play_games
 
 
 def evaluated_strategies(problem, evaluations: pl.DataFrame) -> list:

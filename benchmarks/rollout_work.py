@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from idiotsim import engine as en
-from idiotsim import observation as ob
-from idiotsim import search
+from idiotsim.engine import kernels as en
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import pimc as search
 
 
 @njit(cache=True)
 def work_sections(work):
-    """(sample, roll, pool, snap, hidden, plan): the sections of a search work array (idiotsim.search's layout)."""
+    """(sample, roll, pool, snap, hidden, plan): the sections of a search work array (idiotsim.strategies.search.pimc's layout)."""
     return (work[search.SAMPLE:search.ROLL], work[search.ROLL:search.POOL], work[search.POOL:search.SNAP],
             work[search.SNAP:search.MOVES], work[search.HIDDEN:search.HIDDEN_BUILT],
             work[search.PLAN:search.WORK_SIZE])

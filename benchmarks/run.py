@@ -58,11 +58,11 @@ caching.Cache.load_overload = wrap("numba cache loads", caching.Cache.load_overl
 cpu.CPUContext.load_additional_registries = wrap("numba target set-up", cpu.CPUContext.load_additional_registries)
 
 def import_command():
-    import idiotsim.cli, idiotsim.cli.play, idiotsim.runner, idiotsim.chunks
+    import idiotsim.cli, idiotsim.cli.game_commands, idiotsim.runs.runner, idiotsim.runs.chunks
     return getattr(idiotsim.cli, "console", idiotsim.cli.main)  # the console script (main before it had one)
 
 main = stage("import the command's modules", import_command)
-import idiotsim.chunks as chunks, idiotsim.cli.play as play, idiotsim.engine as en, idiotsim.runner as runner
+import idiotsim.runs.chunks as chunks, idiotsim.cli.game_commands as play, idiotsim.engine.kernels as en, idiotsim.runs.runner as runner
 import typer.core
 click_command = typer.core.TyperCommand.__mro__[1]  # click's Command: the group's and the command's parsing
 click_command.parse_args = wrap("option parsing (typer: pydantic)", click_command.parse_args)

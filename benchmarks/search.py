@@ -17,7 +17,7 @@ Positions are the TURN decisions of games of `basic` (reference engine, every 2n
   ending, whose branches the CPU's predictor has learned. The true-state row flatters;
 - the search's inner loop (`search.judge_sample` with `basic` rollouts): at each position, fresh samples,
   and on each every move the search lists played and rolled out (`idiotsim_basic_moves`), sampling
-  included: rollouts/s by the C library (idiotsim.native) and by its numba twin in the same process,
+  included: rollouts/s by the C library (idiotsim.engine.native) and by its numba twin in the same process,
   and their ratio;
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128, and the
   rollouts they play per second (sampling included, a sample serving every move) against the engine's
@@ -40,18 +40,19 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim import observation as ob
-from idiotsim import search
-from idiotsim.native import rollout as native
-from idiotsim.native.build import build
-from idiotsim.positions import decision_positions
-from idiotsim.rules import Rules
-from idiotsim.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
-from idiotsim.search import POLICY_PARAMS
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import pimc as search
+from idiotsim.strategies.search import search_knobs
+from idiotsim.engine.native import rollout as native
+from idiotsim.engine.native.build import build
+from idiotsim.analysis.replayed_states import decision_positions
+from idiotsim.game.rules import Rules
+from idiotsim.strategies.search.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
+from idiotsim.strategies.search.pimc import POLICY_PARAMS
 from rollout_work import decision_pool, new_work, seat_views
-from idiotsim.simulate import play_games
+from idiotsim.engine.batches import play_games
 from idiotsim.strategies.search import STRATEGY
-from idiotsim.strategy_api import load_strategies
+from idiotsim.strategies.loading import load_strategies
 
 
 TRUTH = -1  # `_rollouts` from the true states
@@ -62,7 +63,7 @@ SAMPLES_ONLY = -3  # `_rollouts` without rollouts: the samples alone (play-fact 
 @njit(cache=True)
 def _rollouts(states, repeats, belief):
     """Rollouts from each state, `repeats` times: each from a fresh sample of the seat's view with
-    `belief` (idiotsim.sampler; the hidden pool and plan built once per state, as a search builds them
+    `belief` (idiotsim.strategies.search.sampler; the hidden pool and plan built once per state, as a search builds them
     once per decision; its K samples are drawn in a row there too), or from the truth (belief TRUTH)."""
     _, (sample, roll, pool, snap, hidden, plan) = new_work()
     rng = np.zeros(1, np.uint64)
@@ -80,8 +81,8 @@ def _rollouts(states, repeats, belief):
             for i in range(starts.shape[0]):
                 search.copy_state(starts[i], roll)
                 seat = states[i, ob.SEAT]
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
-                                         search.skips_cycles(search.POLICY_BASIC))
+                places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search_knobs.POLICY_BASIC))
         return places
     for i in range(states.shape[0]):
         seat, obs, hand = seat_views(states[i])
@@ -91,8 +92,8 @@ def _rollouts(states, repeats, belief):
             places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, sampled_belief, plan)
             if belief != SAMPLES_ONLY:
                 search.copy_state(sample, roll)
-                places += search.rollout(roll, seat, seat, search.POLICY_BASIC, params, scratch, snap,
-                                         search.skips_cycles(search.POLICY_BASIC))
+                places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
+                                         search.skips_cycles(search_knobs.POLICY_BASIC))
     return places
 
 
@@ -113,7 +114,7 @@ def judge_loop(basic_moves):
         total, rollouts = 0, 0
         for i in range(states.shape[0]):
             seat, obs, hand = seat_views(states[i])
-            n = search.list_turn_moves(obs, hand, params, rng, moves)
+            n = search.list_search_moves(obs, hand, params, moves)
             m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
             for _ in range(repeats):
                 search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
@@ -177,7 +178,7 @@ def decision_rate(found: list, k: int, seconds: float) -> tuple:
     moves = np.zeros(search.MAX_MOVES, np.int64)
     searched = []
     for p in found:
-        n = search.list_turn_moves(p["obs"], p["hand"], params, np.zeros(1, np.uint64), moves)
+        n = search.list_search_moves(p["obs"], p["hand"], params, moves)
         if n > 1:
             searched.append((p, n))
     STRATEGY.decide(searched[0][0]["obs"], searched[0][0]["hand"], params, np.zeros(1, np.uint64))

@@ -2,7 +2,7 @@
 same deals (the tournament's field mode), paired with `basic` in the same seat on the same deal.
 
     .venv/bin/python benchmarks/search_strength.py --rollouts 128 --deals 4000 --out /tmp/k128
-    .venv/bin/python benchmarks/search_strength.py --spec strategies/search.py:PERFECT_INFO --deals 1000 --out /tmp/pi
+    .venv/bin/python benchmarks/search_strength.py --spec strategies/search/__init__.py:PERFECT_INFO --deals 1000 --out /tmp/pi
 
 The search allocates its rollouts by sequential halving by default; `--knobs halving=0` is the plain
 search the figures below were measured with (benchmarks/search_variants.py compares the two).
@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from idiotsim.rules import Rules
-from idiotsim.simulate import play_seated
-from idiotsim.strategy_api import load_strategies
-from idiotsim.tournament import TournamentConfig, run_tournament
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import play_seated
+from idiotsim.strategies.loading import load_strategies
+from idiotsim.runs.tournament import TournamentConfig, run_tournament
 
 FAMILY = Path(__file__).resolve().parent.parent / "strategies" / "search.py"
 

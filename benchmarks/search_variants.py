@@ -28,11 +28,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from idiotsim import observation as ob
-from idiotsim import search
-from idiotsim.rules import Rules
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import pimc as search
+from idiotsim.game.rules import Rules
 from idiotsim.strategies.search import STRATEGY
-from idiotsim.tournament import TournamentConfig, run_tournament
+from idiotsim.runs.tournament import TournamentConfig, run_tournament
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,7 +55,7 @@ def speed(args) -> None:
     moves = np.zeros(search.MAX_MOVES, np.int64)
     base = STRATEGY.params()
     searched = [p for p in found
-                if search.list_turn_moves(p["obs"], p["hand"], base, np.zeros(1, np.uint64), moves) > 1]
+                if search.list_search_moves(p["obs"], p["hand"], base, moves) > 1]
     variants = [(v, STRATEGY.params(knob_values(v))) for v in args.variants]
     for _, params in variants:  # compile
         STRATEGY.decide(searched[0]["obs"], searched[0]["hand"], params, np.zeros(1, np.uint64))

@@ -24,11 +24,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idiotsim.rules import Rules
-from idiotsim.simulate import play_seated
-from idiotsim.stats import t95
-from idiotsim.strategy_api import SeatStrategy, load_strategy
-from idiotsim.toolkit import Strategy, compiled
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import play_seated
+from idiotsim.analysis.stats import t95
+from idiotsim.strategies.loading import SeatStrategy, load_strategy
+from idiotsim.strategies.toolkit import Strategy
+from idiotsim.game.moves import compiled
 
 SEARCH = "search"
 UCT_C = 2.0

@@ -16,10 +16,10 @@ import time
 
 import numba
 
-from idiotsim.rules import Rules
-from idiotsim.simulate import play_games
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import play_games
 from idiotsim.strategies.registry import FAMILIES
-from idiotsim.strategy_api import load_strategies
+from idiotsim.strategies.loading import load_strategies
 
 BLOCK = 512
 

@@ -50,7 +50,7 @@ def end_to_end(games: int) -> None:
 
 
 def summary_memory(out: str) -> None:
-    code = ("import resource, time; from idiotsim.summary import summarize; t = time.perf_counter(); "
+    code = ("import resource, time; from idiotsim.analysis.tournament_summary import summarize; t = time.perf_counter(); "
             f"summarize({out!r}); print(time.perf_counter() - t, "
             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -69,7 +69,7 @@ def duplicate_gain(games: int) -> None:
     """CI width of the basic vs heuristic:burn_min=8 mean-place difference, duplicate vs independent deals."""
     import polars as pl
 
-    from idiotsim.summary import summarize
+    from idiotsim.analysis.tournament_summary import summarize
     widths = {}
     for mode, extra in (("duplicate", []), ("independent", ["--independent-deals"])):
         with tempfile.TemporaryDirectory() as out:

@@ -1,11 +1,7 @@
-"""`basic`: the deterministic reference strategy of docs/rules.md, exactly."""
-from idiotsim.toolkit import Strategy, play_like_basic, strategy_function
-
-
-@strategy_function
-def decide(obs, hand, params, rng):
-    return play_like_basic(obs, hand)
-
+"""`basic`: the deterministic reference strategy of docs/rules.md, exactly (its decisions: ``idiotsim.game.basic_player``,
+where both engines play it inline)."""
+from idiotsim.game.basic_player import decide
+from idiotsim.strategies.toolkit import Strategy
 
 STRATEGY = Strategy(
     name="basic",

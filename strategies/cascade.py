@@ -28,9 +28,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from idiotsim.cards import HAND_TARGET
+from idiotsim.game.cards import HAND_TARGET
 from idiotsim.jit import kernel
-from idiotsim.toolkit import (CHANCE, LOW_RANK, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
+from idiotsim.strategies.toolkit import (CHANCE, LOW_RANK, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
                               cards_held, faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size,
                               held_in_source, highest_rank, is_in, known_count, known_ranks, known_total,
                               legal_now, legal_ranks, lowest_rank, must_play, my_seat, next_seat_in, pile_count,

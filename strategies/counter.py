@@ -23,7 +23,7 @@ lasts (a second one would only be replaced by a drawn card).
 
 ``count`` = 0 turns all of it off: the turns are then exactly `basic`'s.
 """
-from idiotsim.toolkit import (ALL_COPIES, SWAP, TURN, Knob, Preset, Strategy, basic_turn, decision, knob_ids,
+from idiotsim.strategies.toolkit import (ALL_COPIES, SWAP, TURN, Knob, Preset, Strategy, basic_turn, decision, knob_ids,
                               lowest_blind, strategy_function)
 from idiotsim.strategies.cascade import OFF, TurnPlan, swap_by_mode, turn_cascade
 

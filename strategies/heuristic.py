@@ -17,7 +17,7 @@ play from the hand has at most ``max_copies`` cards (R16.1 refills the hand to 3
 anyway); once the talon is empty every copy is played, so no card is left
 stranded in a hand that can only shrink.
 """
-from idiotsim.toolkit import (ACE, KING, SWAP, TURN, Knob, Preset, Strategy, decision, knob_ids, lowest_blind,
+from idiotsim.strategies.toolkit import (ACE, KING, SWAP, TURN, Knob, Preset, Strategy, decision, knob_ids, lowest_blind,
                               strategy_function)
 from idiotsim.strategies.cascade import NEVER, OFF, TurnPlan, swap_by_mode, turn_cascade
 

@@ -1,9 +1,10 @@
 """`random`: uniform over the legal moves, from the seat's own seeded stream."""
+from idiotsim.engine.memory import stack_ints
+from idiotsim.game.moves import MAX_MOVES, PICKUP, SIG, list_turn_moves, swap_choice
+from idiotsim.game.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
+from idiotsim.game.rng import nb_below
 from idiotsim.jit import kernel
-from idiotsim.observation import BLIND_PRESENT, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, MUST_PLAY, NR, SEAT
-from idiotsim.rng import nb_below
-from idiotsim.toolkit import (CHANCE, PICKUP, SIG, SWAP, TURN, Strategy, faceup_addable, held_in_source, legal_now,
-                              play, strategy_function, swap_choice)
+from idiotsim.strategies.toolkit import Strategy, strategy_function
 
 
 @kernel
@@ -19,34 +20,11 @@ def _nth_card(obs, hand, k):
 
 @kernel(SIG)
 def _choose_turn(obs, hand, params, rng):
-    """Every legal move counted in a fixed order, then one drawn uniformly."""
-    total = 0
-    for step in range(2):
-        if step == 1:
-            pick = nb_below(rng, total)
-        n = 0
-        for r in range(NR):
-            if obs[MUST_PLAY] >= 0 and r != obs[MUST_PLAY]:
-                continue
-            held = held_in_source(obs, hand, r)
-            if held == 0 or not legal_now(obs, r):
-                continue
-            for count in range(1, held + 1):
-                extras = faceup_addable(obs, hand, r, count)
-                for extra in range(extras + 1):
-                    if step == 1 and n == pick:
-                        return play(r, count, extra)
-                    n += 1
-        if obs[CAN_PICKUP]:
-            if step == 1 and n == pick:
-                return PICKUP
-            n += 1
-        if obs[CAN_CHANCE]:
-            if step == 1 and n == pick:
-                return CHANCE
-            n += 1
-        total = n
-    return PICKUP
+    """One of the legal moves (``game.moves.list_turn_moves``), drawn uniformly."""
+    moves = stack_ints(MAX_MOVES)
+    n = list_turn_moves(obs, hand, moves)
+    pick = nb_below(rng, n)
+    return moves[pick] if n > 0 else PICKUP
 
 
 @strategy_function

@@ -3,7 +3,7 @@
 ``FAMILY_MODULES`` lists, for each family module, its families and every name they register (the
 family names and their presets, ``Strategy.presets``). A name is looked up there, so loading one
 strategy imports its own module only: `idiotsim run` of `basic` never imports the search or the
-learned player. ``tests/test_startup.py`` checks the table against the modules.
+learned player. ``tests/cli/test_startup.py`` checks the table against the modules.
 
 ``STRATEGIES`` maps every family and preset name to its family's ``Strategy``, importing a family's
 module when one of its names is looked up; ``FAMILIES`` (every family) imports every module on first

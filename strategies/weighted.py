@@ -78,16 +78,16 @@ tell positions apart).
 import numpy as np
 
 from idiotsim.jit import kernel
-from idiotsim.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, FACEUP_SIZE,
+from idiotsim.game.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, FACEUP_SIZE,
                                   HAND_SIZE, KNOWN, LEGAL, LOW_RANK, MUST_PLAY, NR, PILE_COUNTS, PILE_RUN,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
                                   SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
-from idiotsim.cards import BASIC_KEY, BASIC_ORDER, SIX
-from idiotsim.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Preset, Strategy, cards_held, faceup_addable,
+from idiotsim.game.cards import BASIC_KEY, BASIC_ORDER, SIX
+from idiotsim.strategies.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Preset, Strategy, knob_ids, cards_held, faceup_addable,
                               held_in_source, legal_mask, legal_now, lowest_blind, next_seat_in, play,
                               strategy_function, unseen)
 
-EMPTY_PILE = -1  # PILE_TOP of an empty pile (idiotsim.observation)
+EMPTY_PILE = -1  # PILE_TOP of an empty pile (idiotsim.game.observation)
 STRENGTH = BASIC_KEY / (NR - 1)  # rank r's place in the basic key (3 < .. < A < 2 < 10), scaled to 0..1
 BASIC_ORDER_ARRAY = np.array(BASIC_ORDER, dtype=np.int64)  # ranks by basic's key, lowest first
 
@@ -125,10 +125,7 @@ KNOBS = (
     _weight("chance", -9, -9, 4, "V5 chance: bias (-9 = never)"),
     _weight("chance_odds", 0, -3, 3, "V5 chance: x share of the unseen cards legal on the pile"),
 )
-(W_UP_STRENGTH, W_UP_TWO, W_UP_TEN, W_UP_PAIR, W_STRENGTH, W_TWO, W_TEN, W_COPIES, W_KEPT, W_SHARE, W_BURN,
- W_BURN_PILE, W_PILE_HIGH, W_TALON_HIGH, W_FACEUP_HIGH, W_NEXT_HIGH, W_LEADER_HIGH, W_NEXT_KNOWN_BEAT,
- W_UNSEEN_BEAT, W_STICK_PILE, W_PICKUP, W_PICKUP_PILE, W_PICKUP_QUALITY, W_PICKUP_HAND, W_CHANCE,
- W_CHANCE_ODDS) = range(len(KNOBS))
+W = knob_ids(KNOBS)  # params[W.burn]: the weights by name
 
 GROUPS = {
     "swap": ("up_strength", "up_two", "up_ten", "up_pair"),
@@ -208,8 +205,8 @@ PRESETS = {
 
 @kernel
 def faceup_score(params, rank, copies):
-    return (params[W_UP_STRENGTH] * STRENGTH[rank] + params[W_UP_TWO] * (rank == TWO)
-            + params[W_UP_TEN] * (rank == TEN) + params[W_UP_PAIR] * (copies >= 2))
+    return (params[W.up_strength] * STRENGTH[rank] + params[W.up_two] * (rank == TWO)
+            + params[W.up_ten] * (rank == TEN) + params[W.up_pair] * (copies >= 2))
 
 
 @kernel
@@ -303,9 +300,9 @@ def burns(obs, rank, cards):
 @kernel
 def rank_weight(obs, params, pile, next_threat, leader_threat):
     """The weight of the played rank's strength in this situation."""
-    return (params[W_STRENGTH] + params[W_PILE_HIGH] * min(pile, 20) / 10.0
-            + params[W_TALON_HIGH] * (obs[TALON_SIZE] > 0) + params[W_FACEUP_HIGH] * (obs[SOURCE] == SRC_FACEUP)
-            + params[W_NEXT_HIGH] * next_threat + params[W_LEADER_HIGH] * leader_threat)
+    return (params[W.strength] + params[W.pile_high] * min(pile, 20) / 10.0
+            + params[W.talon_high] * (obs[TALON_SIZE] > 0) + params[W.faceup_high] * (obs[SOURCE] == SRC_FACEUP)
+            + params[W.next_high] * next_threat + params[W.leader_high] * leader_threat)
 
 
 @kernel
@@ -319,8 +316,8 @@ def beat_features(obs, packed, total_unseen, nxt, top):
 
 @kernel
 def follow_score(params, share, known, pile_after):
-    return (params[W_NEXT_KNOWN_BEAT] * known + params[W_UNSEEN_BEAT] * share
-            + params[W_STICK_PILE] * (1.0 - share) * pile_after / 10.0)
+    return (params[W.next_known_beat] * known + params[W.unseen_beat] * share
+            + params[W.stick_pile] * (1.0 - share) * pile_after / 10.0)
 
 
 @kernel
@@ -340,14 +337,14 @@ def choose_turn(obs, hand, params):
         held = held_in_source(obs, hand, r)
         if held == 0 or not legal_now(obs, r) or (must >= 0 and r != must):
             continue
-        rank_score = strength_weight * STRENGTH[r] + params[W_TWO] * (r == TWO) + params[W_TEN] * (r == TEN)
+        rank_score = strength_weight * STRENGTH[r] + params[W.two] * (r == TWO) + params[W.ten] * (r == TEN)
         share, known = beat_features(obs, packed, total_unseen, nxt, r)
         for c in range(held, 0, -1):
             extra = faceup_addable(obs, hand, r, c)
-            score = (rank_score + params[W_COPIES] * c / 4.0 + params[W_KEPT] * (held - c) / 4.0
-                     + params[W_SHARE] * c / source_size)
+            score = (rank_score + params[W.copies] * c / 4.0 + params[W.kept] * (held - c) / 4.0
+                     + params[W.share] * c / source_size)
             if burns(obs, r, c + extra):
-                score += params[W_BURN] + params[W_BURN_PILE] * pile / 10.0
+                score += params[W.burn] + params[W.burn_pile] * pile / 10.0
                 if obs[BURN_PLAYS_AGAIN] == 0:  # V9: the next player starts on an empty pile
                     empty_share, empty_known = beat_features(obs, packed, total_unseen, nxt, EMPTY_PILE)
                     score += follow_score(params, empty_share, empty_known, 0)
@@ -356,13 +353,13 @@ def choose_turn(obs, hand, params):
             if score > best_score:
                 best_action, best_score = play(r, c, extra), score
     if obs[CAN_PICKUP] != 0:
-        score = (params[W_PICKUP] + params[W_PICKUP_PILE] * pile / 10.0
-                 + params[W_PICKUP_QUALITY] * pile_strength(obs) + params[W_PICKUP_HAND] * obs[HAND_SIZE + seat] / 10.0)
+        score = (params[W.pickup] + params[W.pickup_pile] * pile / 10.0
+                 + params[W.pickup_quality] * pile_strength(obs) + params[W.pickup_hand] * obs[HAND_SIZE + seat] / 10.0)
         if score > best_score:
             best_action, best_score = PICKUP, score
     if obs[CAN_CHANCE] != 0:
         share = count_in_mask(packed, obs[LEGAL]) / total_unseen if total_unseen > 0 else 0.0
-        if params[W_CHANCE] + params[W_CHANCE_ODDS] * share > best_score:
+        if params[W.chance] + params[W.chance_odds] * share > best_score:
             best_action = CHANCE
     return best_action
 

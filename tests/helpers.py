@@ -15,10 +15,10 @@ from collections import Counter
 
 import numpy as np
 
-from idiotsim.cards import card_name, format_deck, parse_card, parse_deck
-from idiotsim.reference import play_match
-from idiotsim.rules import Rules
-from idiotsim.strategy_api import SeatStrategy, load_strategies
+from idiotsim.game.cards import card_name, format_deck, parse_card, parse_deck
+from idiotsim.game.reference import play_match
+from idiotsim.game.rules import Rules
+from idiotsim.strategies.loading import SeatStrategy, load_strategies
 
 ALL_CODES = tuple(card_name(c) for c in range(52))  # ascending card code: 2C 2D 2H 2S 3C ... AS
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from idiotsim.numba_cache import PACKAGES, cache_dir, source_digest
+from idiotsim.jit import PACKAGES, cache_dir, source_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +23,7 @@ def test_an_edit_in_any_source_file_changes_the_cache_folder(tmp_path):
     before = cache_dir(root, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert before.startswith(str(tmp_path / "cache" / "idiotsim" / "numba-"))
     assert cache_dir(root, {"XDG_CACHE_HOME": str(tmp_path / "cache")}) == before  # stable
-    for edited in (root / "idiotsim" / "rng.py", root / "strategies" / "basic.py"):
+    for edited in (root / "idiotsim" / "game" / "rng.py", root / "strategies" / "basic.py"):
         digest = source_digest(root)
         edited.write_text(edited.read_text() + "\n# an edit\n")
         assert source_digest(root) != digest, edited

@@ -9,8 +9,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_every_subpackage_is_installed():
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    found = {"idiotsim"} | {f"idiotsim.{p.parent.name}" for p in (ROOT / "idiotsim").glob("*/__init__.py")}
-    assert set(setuptools["packages"]) == found | {"idiotsim.strategies"}
+    found = {"idiotsim"} | {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "idiotsim").rglob("*/__init__.py")}
+    found |= {"idiotsim." + ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "strategies").rglob("__init__.py")}
+    assert set(setuptools["packages"]) == found
     assert setuptools["package-dir"] == {"idiotsim.strategies": "strategies"}
     assert not (ROOT / "idiotsim" / "strategies").exists()  # one home: the top-level strategies/ folder
 
@@ -19,8 +20,8 @@ def test_the_main_path_imports_no_optional_interop_dependency():
     """OpenSpiel, PettingZoo and Gymnasium are extras: only idiotsim.interop and an `openspiel:` spec import them."""
     import subprocess
     import sys
-    code = ("import sys; from idiotsim.tournament import run_tournament, TournamentConfig; "
-            "import idiotsim.cli, idiotsim.runner, idiotsim.summary, idiotsim.simulate, idiotsim.experiments.report; "
+    code = ("import sys; from idiotsim.runs.tournament import run_tournament, TournamentConfig; "
+            "import idiotsim.cli, idiotsim.runs.runner, idiotsim.analysis.tournament_summary, idiotsim.engine.batches, idiotsim.experiments.report_markdown; "
             "from idiotsim.strategy_api import load_strategy; load_strategy('basic'); "
             "print(sorted(m for m in ('pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium', 'idiotsim.interop') "
             "if m in sys.modules))")

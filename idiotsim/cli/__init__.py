@@ -4,15 +4,15 @@ called from Python.
 - ``app``: the typer app, ``main`` (one-line errors, exit code 2) and ``console``
 - ``options``: options every command shares (rules, players, strategies,
   seeds, games, threads, --out, --cluster/--workers) and their checks
-- ``play``: trace, run, deal; ``trace_output``: JSON Lines and --pretty
-- ``tournaments``: tournament, summarize, demo
-- ``report``: report (experiment specs)
-- ``strategy_list``: strategies [NAME]
-- ``check``: check-strategy SPEC
-- ``analyze``: analyze (every move of a position, judged by search)
-- ``optimize``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
-- ``learn``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
-- ``sit``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
+- ``game_commands``: trace, run, deal (the trace's lines: ``idiotsim.game.trace``)
+- ``tournament_commands``: tournament, summarize, demo
+- ``report_command``: report (experiment specs)
+- ``strategy_commands``: strategies [NAME]
+- ``check_command``: check-strategy SPEC
+- ``analyze_command``: analyze (every move of a position, judged by search)
+- ``optimize_command``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
+- ``learn_commands``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
+- ``table_commands``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
 - ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
   plain text when piped
 
@@ -28,20 +28,20 @@ importing every module would put search, the learned player and their dependenci
 from idiotsim.cli.app import add_command, app, console, main
 
 COMMANDS = {
-    "play": "sit:play",
-    "review": "sit:review",
-    "trace": "play:trace",
-    "run": "play:run",
-    "deal": "play:deal",
-    "tournament": "tournaments:tournament",
-    "summarize": "tournaments:summarize",
-    "demo": "tournaments:demo",
-    "strategies": "strategy_list:strategies",
-    "check-strategy": "check:check_strategy",
-    "report": "report:report",
-    "analyze": "analyze:analyze",
-    "optimize": "optimize:optimize",
-    "learn": "learn:learn",
+    "play": "table_commands:play",
+    "review": "table_commands:review",
+    "trace": "game_commands:trace",
+    "run": "game_commands:run",
+    "deal": "game_commands:deal",
+    "tournament": "tournament_commands:tournament",
+    "summarize": "tournament_commands:summarize",
+    "demo": "tournament_commands:demo",
+    "strategies": "strategy_commands:strategies",
+    "check-strategy": "check_command:check_strategy",
+    "report": "report_command:report",
+    "analyze": "analyze_command:analyze",
+    "optimize": "optimize_command:optimize",
+    "learn": "learn_commands:learn",
 }
 
 for _name, _source in COMMANDS.items():

@@ -4,7 +4,7 @@ Declare a command's options with the ``*Opt`` aliases so flags read and fail
 the same way everywhere, then convert them with ``load_rules_option``,
 ``load_seats``, ``check_seed`` / ``check_game`` / ``check_games``,
 ``set_threads`` and ``check_out_folder``; --cluster/--workers become an executor
-through ``idiotsim.chunks.executor_from_flags``.
+through ``idiotsim.runs.chunks.executor_from_flags``.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from typing import Annotated, Iterable, Optional
 import typer
 
 from idiotsim.errors import UserError
-from idiotsim.rules import FIELD_NAMES, Rules, load_rules
+from idiotsim.game.rules import FIELD_NAMES, Rules, load_rules
 
-SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.rng)
+SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.game.rng)
 MAX_GAMES = 10 ** 12
 
 PlayersOpt = Annotated[Optional[int], typer.Option(
@@ -57,7 +57,7 @@ def load_rules_option(rules_file: str | None, rule: Iterable[str] | None, player
 
 def load_seats(text: str, rules: Rules) -> list:
     """``--strategies`` for ``rules.players`` seats (one name means every seat)."""
-    from idiotsim.strategy_api import load_strategies
+    from idiotsim.strategies.loading import load_strategies
     return load_strategies(text, rules.players)
 
 

@@ -1,6 +1,6 @@
 """What the commands print for a person: rich tables that fit the terminal's width.
 
-Every table is built from the objects the Markdown files are made from (``idiotsim.summary.Summary``, a
+Every table is built from the objects the Markdown files are made from (``idiotsim.analysis.tournament_summary.Summary``, a
 report's ``Written``), never from the Markdown itself, which stays the record on disk. On a terminal the
 tables have rules and a bold head; piped, or with ``NO_COLOR`` set, they are plain text: spaces and
 dashes, no escape codes (``console``). A figure is never broken across lines: a table is first laid out
@@ -181,8 +181,8 @@ def paragraph(out: Console, text: str) -> None:
 
 def print_summary(summary, out_dir, out: Console | None = None) -> None:
     """The strategy table, the ranking, the head-to-head matrix when it fits, and the seat advantage."""
-    from idiotsim.strategy_api import UNFAIR_NOTE, is_fair_label
-    from idiotsim.summary import length_text, same_players_text
+    from idiotsim.strategies.loading import UNFAIR_NOTE, is_fair_label
+    from idiotsim.analysis.tournament_summary import length_text, same_players_text
     out = out or console()
     folder = Path(out_dir)
     heading(out, f"Tournament {folder}: {summary.games:,} games, {summary.players} players")
@@ -213,8 +213,8 @@ def print_summary(summary, out_dir, out: Console | None = None) -> None:
 
 
 def _strategy_rows(summary) -> list[dict]:
-    from idiotsim.strategy_api import UNFAIR_MARK, is_fair_label
-    from idiotsim.summary import fmt_ci
+    from idiotsim.strategies.loading import UNFAIR_MARK, is_fair_label
+    from idiotsim.analysis.tournament_summary import fmt_ci
     rows = []
     for r in summary.strategies.iter_rows(named=True):
         mark = "" if is_fair_label(r["strategy"]) else UNFAIR_MARK
@@ -249,8 +249,8 @@ def strategy_table(out: Console, summary) -> Table:
 
 def ranking_table(out: Console, summary) -> Table:
     """The adjacent pairs in rank order, then the top strategy against every other (Holm over them all)."""
-    from idiotsim.stats import format_p
-    from idiotsim.summary import fmt_ci
+    from idiotsim.analysis.stats import format_p
+    from idiotsim.analysis.tournament_summary import fmt_ci
     diffs = list(summary.differences.iter_rows(named=True))
     columns = [Column("strategy", "left", names=True), Column("vs", "left", names=True),
                Column("difference (95% CI)"), Column("Holm p"), Column("", "left")]
@@ -279,7 +279,7 @@ def ranking_title(summary) -> str:
 
 def head_to_head_table(out: Console, summary) -> Table | None:
     """Row strategy ahead of column strategy (columns by rank), or None when it does not fit the width."""
-    from idiotsim.summary import fmt_ci
+    from idiotsim.analysis.tournament_summary import fmt_ci
     names = summary.strategies["strategy"].to_list()
     lookup = {(r["a"], r["b"]): r for r in summary.head_to_head.iter_rows(named=True)}
     columns = [Column("", "left", names=True)] + [Column(str(i + 1)) for i in range(len(names))]
@@ -293,7 +293,7 @@ def head_to_head_table(out: Console, summary) -> Table | None:
 
 
 def seat_table(out: Console, summary) -> Table:
-    from idiotsim.summary import fmt_ci
+    from idiotsim.analysis.tournament_summary import fmt_ci
     return grid(out, [Column("seat"), Column("win rate (95% CI)")],
                 [[str(r["seat"]), fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True)]
                  for r in summary.seats.iter_rows(named=True)])

@@ -10,7 +10,7 @@ Layout: ``spec`` reads the TOML; each design is one object behind the protocol o
 ``deals``, ``play``, ``report`` and ``plots``), ``leaderboard`` (tournaments) and
 ``disagreement`` (the search player's choices against basic's on positions of basic self-play);
 ``text`` writes numbers; ``index`` is the reports' README; ``writing`` writes the
-files. Statistics are in ``idiotsim.stats``; chunks run through ``idiotsim.chunks``.
+files. Statistics are in ``idiotsim.analysis.stats``; chunks run through ``idiotsim.runs.chunks``.
 
 Everything is accumulated as exact integer sums per deal (sum, sum of squares), so
 the numbers do not depend on chunking and are byte-identical for the same spec,

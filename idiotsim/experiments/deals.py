@@ -6,12 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from idiotsim.chunks import Executor
+from idiotsim.runs.chunks import Executor
 from idiotsim.errors import UserError
 from idiotsim.experiments.design import Rendered, csv_games
-from idiotsim.experiments.play import Played, play_deals, point_cost
-from idiotsim.experiments.plots import plot
-from idiotsim.experiments.report import csv_text, headline, main_figures, markdown
+from idiotsim.experiments.deal_play import Played, play_deals, point_cost
+from idiotsim.experiments.report_plots import plot
+from idiotsim.experiments.report_markdown import csv_text, headline, main_figures, markdown
 from idiotsim.experiments.spec import Point, Spec
 
 QUICK_GAMES = 4_000  # games per point with --quick, at the cost of basic (fewer for costly seats: quick_games)

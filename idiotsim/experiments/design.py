@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from idiotsim.chunks import Executor
+from idiotsim.runs.chunks import Executor
 from idiotsim.experiments.spec import Spec
 
 
@@ -20,7 +20,7 @@ class Rendered:
     answer: str
     games: int
     files: list = field(default_factory=list)
-    summary: object = None  # idiotsim.summary.Summary
+    summary: object = None  # idiotsim.analysis.tournament_summary.Summary
     table: CellTable | None = None
 
 
@@ -35,7 +35,7 @@ class CellTable:
 
 
 class Design(Protocol):
-    """Play a spec (planning its chunks and submitting them through ``idiotsim.chunks``), analyse, render."""
+    """Play a spec (planning its chunks and submitting them through ``idiotsim.runs.chunks``), analyse, render."""
     name: str
     full_size_files: tuple  # NAME + each: what a committed full-size report holds (the check requires them)
 

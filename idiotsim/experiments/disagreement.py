@@ -26,25 +26,20 @@ from pathlib import Path
 
 import numpy as np
 
-from idiotsim import observation as ob
-from idiotsim import strategy_api  # noqa: F401 (the strategies load before idiotsim.search: import order)
-from idiotsim.cards import TEN, TWO
-from idiotsim.chunks import Executor, map_in_order
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import TEN, TWO
+from idiotsim.runs.chunks import Executor, map_in_order
 from idiotsim.experiments.design import CellTable, Rendered
-from idiotsim.experiments.report import size_caveat, source_lines
+from idiotsim.experiments.report_markdown import size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, format_number, format_percent, rules_text
-from idiotsim.observation import NR
-from idiotsim.rng import SEAT_STREAM, new_state
-from idiotsim.rules import Rules
-from idiotsim.stats import Interval, adjust_holm, decimals_for, format_p, p_clause, rate_interval, ratio_interval
-from idiotsim.toolkit import PICKUP
+from idiotsim.game.observation import NR
+from idiotsim.game.rng import SEAT_STREAM, new_state
+from idiotsim.game.rules import Rules
+from idiotsim.analysis.move_kinds import KINDS, SWAP_KINDS, face_up_ranks, kind_of, swap_kind_of
+from idiotsim.analysis.stats import Interval, adjust_holm, decimals_for, format_p, p_clause, rate_interval, ratio_interval
+from idiotsim.game.moves import PICKUP
 
-SWAP_KINDS = ("the swap: fewer 2s and 10s face-up", "the swap: more 2s and 10s face-up",
-              "the swap: other ordinary cards face-up")
-KINDS = (*SWAP_KINDS, "pick up instead of playing", "play a 10 (burn)", "keep the 10", "play a 2", "keep the 2",
-         "fewer copies of the rank", "more copies of the rank", "a higher ordinary rank", "a lower ordinary rank",
-         "other")
 ANY_SWAP, ANY_TURN = "any swap", "any turn decision"
 DISAGREEMENT_STREAM = SEAT_STREAM - 2  # the search's samples here: no seat of a game uses it
 POSITION_KEY = 100_000  # the stream's game key: game * POSITION_KEY + the position's index in the game
@@ -52,45 +47,15 @@ CHUNK_GAMES = 25  # games of basic self-play per chunk task
 QUICK_GAMES = 4  # games with --quick
 
 
-def kind_of(basic_move: int, search_move: int) -> str:
-    """The kind of a turn disagreement between basic's move and the search's."""
-    if search_move == PICKUP:
-        return "pick up instead of playing"
-    if basic_move < 0 or search_move < 0:
-        return "other"
-    b_rank, b_count = basic_move & 15, (basic_move >> 4) & 15
-    s_rank, s_count = search_move & 15, (search_move >> 4) & 15
-    if s_rank == b_rank:
-        return "fewer copies of the rank" if s_count < b_count else "more copies of the rank"
-    for rank, played, kept in ((TEN, "play a 10 (burn)", "keep the 10"), (TWO, "play a 2", "keep the 2")):
-        if s_rank == rank:
-            return played
-        if b_rank == rank:
-            return kept
-    return "a higher ordinary rank" if s_rank > b_rank else "a lower ordinary rank"
-
-
-def swap_kind_of(basic_choice: int, search_choice: int) -> str:
-    """The kind of a swap disagreement (R6): by how many of the three face-up cards are 2s and 10s."""
-    def specials(choice):
-        return sum(r in (TWO, TEN) for r in face_up_ranks(choice))
-    b, s = specials(basic_choice), specials(search_choice)
-    return SWAP_KINDS[0] if s < b else SWAP_KINDS[1] if s > b else SWAP_KINDS[2]
-
-
-def face_up_ranks(choice: int) -> tuple:
-    """A swap choice (R6: three face-up ranks) as its sorted ranks, whatever their order in the code."""
-    return tuple(sorted((choice % NR, choice // NR % NR, choice // (NR * NR))))
-
-
 def basic_positions(rules: Rules, seed: int, game: int) -> list:
     """(obs, hand) of every SWAP and TURN decision of game `game` of `seed`, `basic` at every seat,
     on the reference engine."""
     from types import SimpleNamespace
 
-    from idiotsim.reference import play_match
-    from idiotsim.rng import shuffled_deck
-    from idiotsim.strategy_api import SeatStrategy, Strategy, load_strategies
+    from idiotsim.game.reference import play_match
+    from idiotsim.game.rng import shuffled_deck
+    from idiotsim.strategies.loading import SeatStrategy, load_strategies
+    from idiotsim.strategies.toolkit import Strategy
     found = []
 
     def recorder(seat):
@@ -109,8 +74,9 @@ def basic_positions(rules: Rules, seed: int, game: int) -> list:
 def disagreements(rules: Rules, seed: int, strategy: str, judge: int, lo: int, hi: int) -> dict:
     """Games lo .. hi - 1: per game the swap and the turn decisions looked at, and each disagreement as
     (game, kind index in KINDS, sum over the `judge` states of place(search's move) - place(basic's))."""
-    from idiotsim import search
-    from idiotsim.strategy_api import compiled, load_strategy
+    from idiotsim.strategies.search import pimc as search
+    from idiotsim.game.moves import compiled
+    from idiotsim.strategies.loading import load_strategy
     seat = load_strategy(strategy)
     params = seat.params
     decide = compiled(seat.decide)  # the search family's decide: the compiled code its games run
@@ -121,8 +87,7 @@ def disagreements(rules: Rules, seed: int, strategy: str, judge: int, lo: int, h
         for index, (obs, hand) in enumerate(basic_positions(rules, seed, game)):
             rng = new_state(seed, game * POSITION_KEY + index, DISAGREEMENT_STREAM)
             swap = obs[ob.DECISION] == ob.SWAP
-            lister = search.list_swap_moves if swap else search.list_turn_moves
-            if lister(obs, hand, params, rng, moves) < 2:
+            if search.list_search_moves(obs, hand, params, moves) < 2:
                 continue
             (swaps if swap else turns)[game - lo] += 1
             basic = int(moves[0])

@@ -1,8 +1,8 @@
 """The index of the reports (``reports/README.md``) and the spec format it documents."""
 from __future__ import annotations
 
-from idiotsim.experiments.play import MIN_DIFFERING_DEALS
-from idiotsim.experiments.report import MULTIPLICITY_RULE, STALL_RULE
+from idiotsim.experiments.deal_play import MIN_DIFFERING_DEALS
+from idiotsim.experiments.report_markdown import MULTIPLICITY_RULE, STALL_RULE
 
 
 def index_markdown(written: list) -> str:

@@ -1,7 +1,7 @@
-"""The tournament design: a round robin (``idiotsim.tournament``) summarised as a leaderboard.
+"""The tournament design: a round robin (``idiotsim.runs.tournament``) summarised as a leaderboard.
 
 The tournament plays in a temporary folder next to the reports; its summary
-(``idiotsim.summary``: tables and plots) goes to ``<out>/<NAME>/`` and the
+(``idiotsim.analysis.tournament_summary``: tables and plots) goes to ``<out>/<NAME>/`` and the
 report shows the ranking.
 """
 from __future__ import annotations
@@ -14,13 +14,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiotsim.chunks import Executor
+from idiotsim.runs.chunks import Executor
 from idiotsim.experiments.design import Rendered, csv_games
-from idiotsim.experiments.report import size_caveat, source_lines
+from idiotsim.experiments.report_markdown import size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import capitalised, csv_value, rules_text
-from idiotsim.stats import format_p
-from idiotsim.rules import Rules
+from idiotsim.analysis.stats import format_p
+from idiotsim.game.rules import Rules
 
 QUICK_TOURNAMENT_GAMES = 1  # one block
 
@@ -28,7 +28,7 @@ QUICK_TOURNAMENT_GAMES = 1  # one block
 @dataclass
 class PlayedTournament:
     spec: Spec
-    summary: object  # idiotsim.summary.Summary
+    summary: object  # idiotsim.analysis.tournament_summary.Summary
     quick: bool
     reduced: bool = False  # the reduced size CI checks (check_games), written to check/NAME.*
 
@@ -43,8 +43,8 @@ class LeaderboardDesign:
     def play(self, spec: Spec, out_dir: Path, games: int | None = None, precision: float | None = None,
              quick: bool = False, executor: Executor | None = None) -> PlayedTournament:
         """Play the tournament in a temporary folder under `out_dir` (shared with Dask workers) and summarize it."""
-        from idiotsim.summary import summarize
-        from idiotsim.tournament import TournamentConfig, run_tournament
+        from idiotsim.analysis.tournament_summary import summarize
+        from idiotsim.runs.tournament import TournamentConfig, run_tournament
         if precision is not None:
             print(f"note: --precision does not apply to the tournament spec {spec.path}; it plays its size",
                   file=sys.stderr)
@@ -62,8 +62,8 @@ class LeaderboardDesign:
 
     def render(self, played: PlayedTournament, summary, out_dir: Path) -> Rendered:
         """The ranking as the report; the full summary (tables and plots) into <out>/<name>/."""
-        from idiotsim.plots import write_plots
-        from idiotsim.summary import write_summary
+        from idiotsim.analysis.tournament_plots import write_plots
+        from idiotsim.analysis.tournament_summary import write_summary
         spec = played.spec
         folder = Path(out_dir) / spec.name
         folder.mkdir(parents=True, exist_ok=True)
@@ -77,7 +77,7 @@ class LeaderboardDesign:
 
 
 def _answer(summary) -> str:
-    from idiotsim.summary import fmt_ci
+    from idiotsim.analysis.tournament_summary import fmt_ci
     table = summary.strategies
     top = table.row(0, named=True)
     answer = (f"`{top['strategy']}` ranks first with mean place "
@@ -112,7 +112,7 @@ def _against_top(summary) -> list[dict]:
 
 
 def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament) -> str:
-    from idiotsim.summary import fmt_ci, length_text, same_players_text
+    from idiotsim.analysis.tournament_summary import fmt_ci, length_text, same_players_text
     table = summary.strategies
     top = table["strategy"][0]
     lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
@@ -123,9 +123,9 @@ def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament) -> str
     lines += ["## Setup", "",
               f"- Strategies ({table.height}): " + ", ".join(f"`{s}`" for s in spec.strategies),
               f"- Players: {spec.players}; rules: {rules_text(rules, exclude=('players',))}; seed: {spec.seed}",
-              f"- A round-robin tournament (`idiotsim.tournament`): every table of {spec.players} distinct "
+              f"- A round-robin tournament (`idiotsim.runs.tournament`): every table of {spec.players} distinct "
               "strategies, each deal replayed with the seats rotated (duplicate deals), cyclic orders balanced; "
-              "intervals are cluster-robust over blocks of deals (`idiotsim.summary`).", "",
+              "intervals are cluster-robust over blocks of deals (`idiotsim.analysis.tournament_summary`).", "",
               "## Ranking", "",
               f"Mean place is on the 1..{spec.players} scale (lower is better). The difference behind `{top}` is "
               "paired by cluster; significant = Holm-adjusted p < 0.05 over the "

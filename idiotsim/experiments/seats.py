@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from idiotsim.experiments.deals import DealDesign
-from idiotsim.experiments.play import DealStatistics, GameLengths, length_difference, rotated_decks
+from idiotsim.experiments.deal_play import DealStatistics, GameLengths, length_difference, rotated_decks
 from idiotsim.experiments.spec import Point, Spec, value_text
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
                                        length_text, place_scale_words, short_label, stall_text)
-from idiotsim.stats import ClusterSums, Interval, Moments, adjust_holm, format_p, mean_interval, welch_difference
+from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, format_p, mean_interval, welch_difference
 
 
 class SeatStatistics(DealStatistics):

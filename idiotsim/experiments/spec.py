@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from idiotsim.errors import UserError
-from idiotsim.rules import FIELD_NAMES, Rules, _coerce, read_toml
+from idiotsim.game.rules import FIELD_NAMES, Rules, coerce_field, read_toml
 
 DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
@@ -171,7 +171,7 @@ def _rule_values(path, fieldname: str, table) -> dict:
         if name not in FIELD_NAMES:
             raise _err(path, f"{fieldname}.{name}", f"unknown rule; valid rules: {', '.join(FIELD_NAMES)}")
         try:
-            values[name] = _coerce(name, value)
+            values[name] = coerce_field(name, value)
         except UserError as e:
             raise _err(path, f"{fieldname}.{name}", str(e)) from None
     return values
@@ -225,7 +225,7 @@ def at_players(spec: str, players: int) -> str:
 
 def _check_strategy(path, fieldname: str, spec, players: int | None = None) -> str:
     """A loadable spec (PLAYERS_MARK, where allowed (`players` given), replaced by `players` to check it)."""
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.strategies.loading import load_strategy
     if not isinstance(spec, str) or not spec.strip():
         raise _err(path, fieldname, f"must be a strategy spec string like 'heuristic:burn_min=4', got {spec!r}")
     try:
@@ -281,7 +281,7 @@ def load_spec(path) -> Spec:
     if design == "tournament":
         value = data["strategies"]
         if value == "all":
-            from idiotsim.strategy_api import engine_speed_names
+            from idiotsim.strategies.loading import engine_speed_names
             specs = tuple(engine_speed_names())
         else:
             specs = _check_spec_list(path, "strategies", value)
@@ -291,7 +291,7 @@ def load_spec(path) -> Spec:
 
     if design == "disagreement":
         strategy = _check_strategy(path, "strategy", data["strategy"])
-        from idiotsim.strategy_api import load_strategy
+        from idiotsim.strategies.loading import load_strategy
         family = load_strategy(strategy).strategy.name
         if family != "search":
             raise _err(path, "strategy", f"must be a spec of the search family (e.g. 'search:rollouts=32,swap=1'), "
@@ -342,7 +342,7 @@ def load_spec(path) -> Spec:
 
 def _concrete_point(path, p: Point, fieldname: str) -> Point:
     """The point with its strategy specs at its player count, each loadable."""
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.strategies.loading import load_strategy
     p = p.concrete()
     for s in p.strategy_specs():
         try:
@@ -425,7 +425,7 @@ def _axis(path, fieldname: str, table: dict, rule_values: dict, allowed) -> tupl
     for i, v in enumerate(values):
         if kind == "rule":
             try:
-                v = _coerce(name, v)
+                v = coerce_field(name, v)
             except UserError as e:
                 raise _err(path, f"{fieldname}.values[{i}]", str(e)) from None
         elif isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -437,7 +437,7 @@ def _axis(path, fieldname: str, table: dict, rule_values: dict, allowed) -> tupl
 def _make_point(path, fieldname: str, base: Point, rule_values: dict, overrides: dict, knobs: dict,
                 label: str, x, series: str) -> Point:
     """A sweep point: the base point with rule overrides and knobs of the subject strategy set."""
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.strategies.loading import load_strategy
     values = {**rule_values, **overrides}
     players = values.pop("players", base.players)
     rules = _make_rules(path, fieldname, {**values, "players": players})
@@ -491,7 +491,7 @@ def _sweep_points(path, design: str, sweep, base: Point, rule_values: dict):
         if ax_kind is None:
             continue
         if ax_kind == "knob":
-            from idiotsim.strategy_api import load_strategy
+            from idiotsim.strategies.loading import load_strategy
             subject = base.subject
             family = load_strategy(at_players(subject, base.players)).strategy
             knobs = [k.name for k in family.knobs]
@@ -519,7 +519,7 @@ def _sweep_points(path, design: str, sweep, base: Point, rule_values: dict):
 
 
 def _variant_points(path, design: str, variants, base: Point, rule_values: dict):
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.strategies.loading import load_strategy
     if not isinstance(variants, list) or not variants or not all(isinstance(v, dict) for v in variants):
         raise _err(path, "sweep.variants", "must be a non-empty array of tables ([[sweep.variants]])")
     points, labels = [], set()

@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from idiotsim.experiments.design import CellTable
-from idiotsim.experiments.paired import INDEPENDENT_OFFSET, PairedDesign, PairedRow, PairedStatistics, analyse_paired
+from idiotsim.experiments.paired_design import INDEPENDENT_OFFSET, PairedDesign, PairedRow, PairedStatistics, analyse_paired
 from idiotsim.experiments.spec import PLAYERS_MARK, Point, Spec
 from idiotsim.experiments.text import (ci_text, digits_for, format_interval, format_number, format_points_interval,
                                        game_text, interval_cells, length_pair_text, opponents_text, short_label,
                                        stall_pair_text)
-from idiotsim.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
+from idiotsim.analysis.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 ARMS = 4  # strong treatment, strong control, beginner treatment, beginner control
 T, C, BT, BC = range(ARMS)

@@ -5,8 +5,8 @@ import math
 import re
 
 from idiotsim.experiments.spec import Point
-from idiotsim.rules import Rules
-from idiotsim.stats import decimals_for, p_clause
+from idiotsim.game.rules import Rules
+from idiotsim.analysis.stats import decimals_for, p_clause
 
 
 def format_number(x: float, digits: int = 3, sign: bool = False) -> str:

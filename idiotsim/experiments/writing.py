@@ -5,18 +5,18 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from idiotsim.chunks import Executor
+from idiotsim.runs.chunks import Executor
 from idiotsim.errors import UserError
 from idiotsim.experiments.design import Design
 from idiotsim.experiments.disagreement import DisagreementDesign
 from idiotsim.experiments.index import index_markdown
 from idiotsim.experiments.leaderboard import LeaderboardDesign
-from idiotsim.experiments.paired import PairedDesign
-from idiotsim.experiments.report import ANSWER_MARK
+from idiotsim.experiments.paired_design import PairedDesign
+from idiotsim.experiments.report_markdown import ANSWER_MARK
 from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.experiments.spec import Spec, load_spec, spec_paths
 from idiotsim.experiments.strong import StrongDesign
-from idiotsim.files import make_folder, write_atomic
+from idiotsim.runs.atomic_files import make_folder, write_atomic
 
 DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), SeatsDesign(), LeaderboardDesign(),
                                                   DisagreementDesign())}
@@ -29,7 +29,7 @@ class Written:
     answer: str
     files: list
     games: int
-    summary: object = None  # a leaderboard's idiotsim.summary.Summary
+    summary: object = None  # a leaderboard's idiotsim.analysis.tournament_summary.Summary
     table: object = None  # the main figures of a deal design (idiotsim.experiments.design.CellTable)
 
 

@@ -9,16 +9,16 @@ Action ids, in blocks (every id means one thing in every state, so legal actions
 - ``871``: pick up the pile (R14); ``872``: chance, turn the talon's top card (V5);
 - ``873 .. 875``: turn over blind position 0, 1 or 2 (R15).
 
-Chance outcomes (the deal) are card codes 0..51 (``idiotsim.cards``), one per card from the top of
+Chance outcomes (the deal) are card codes 0..51 (``idiotsim.game.cards``), one per card from the top of
 the deck (R3).
 """
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS, RANK_NAMES, card_name
-from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS, RANK_NAMES, card_name
+from idiotsim.game.moves import CHANCE, PICKUP, play_parts, swap_ranks
 
 SWAPS = tuple(combinations_with_replacement(range(NUM_RANKS), 3))
 SWAP_ID = {triple: i for i, triple in enumerate(SWAPS)}

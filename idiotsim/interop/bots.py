@@ -2,12 +2,12 @@
 
 - `StrategyBot`: any idiotsim strategy spec as a ``pyspiel.Bot`` of the ``idiot`` game. Seeded like
   a seat of ``idiotsim trace`` (the seat's stream of (seed, game)), it plays the same moves.
-- ``openspiel:FAMILY:knob=v,...`` strategy specs (``idiotsim.strategy_api``): an OpenSpiel bot as a
+- ``openspiel:FAMILY:knob=v,...`` strategy specs (``idiotsim.strategies.loading``): an OpenSpiel bot as a
   seat in tournaments, reports and ``trace``. At each decision the seat's observation and hand
   become an OpenSpiel state: its hidden cards dealt by the project's determinizer from the seat's
   random stream (a bot that searches resamples them anyway), and the bot's move is the decision.
   Such a seat plays at Python speed, so its games run on the reference engine
-  (``idiotsim.simulate``); its ``work`` sizes tournament chunks (``idiotsim.work``).
+  (``idiotsim.engine.batches``); its ``work`` sizes tournament chunks (``idiotsim.runs.chunk_sizes``).
 
 Families: ``ismcts`` (OpenSpiel's Python information-set MCTS, Cowling, Powley and Whitehouse 2012,
 leaves judged by one rollout of basic at every seat on the numba engine, the search player's own
@@ -23,21 +23,21 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms.mcts import Evaluator
 
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS
 from idiotsim.errors import UserError
 from idiotsim.interop import actions as act
 from idiotsim.interop.openspiel import GAME_NAME, IdiotState
 from idiotsim.interop.stepped import PLAYING, SWAPPING, Table, place_utility
 from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
-from idiotsim.rng import SEAT_STREAM, new_state, next_u64
-from idiotsim.rules import FIELD_NAMES, Rules
-from idiotsim.strategy_api import OPENSPIEL_PREFIX
-from idiotsim.toolkit import Knob, Strategy, compiled, knob_ids
+from idiotsim.game.rng import SEAT_STREAM, new_state, next_u64
+from idiotsim.game.rules import FIELD_NAMES, Rules
+from idiotsim.strategies.toolkit import Knob, Strategy, knob_ids
+from idiotsim.game.moves import compiled
 
 FINAL_POLICIES = (ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
                   ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT)
-# A game's cost in games of basic on the numba engine (idiotsim.work), measured at 4 players: a game on
+# A game's cost in games of basic on the numba engine (idiotsim.runs.chunk_sizes), measured at 4 players: a game on
 # the reference engine (36 ms against 44 us, one process), and one ISMCTS simulation at each of the
 # seat's ~40 decisions (1.3 ms a simulation, benchmarks/search_vs_ismcts.py calibrate).
 REFERENCE_GAME_COST = 800
@@ -50,7 +50,7 @@ class StrategyBot(pyspiel.Bot):
     """`spec` (any strategy spec) playing seat `player` of an ``idiot`` game."""
 
     def __init__(self, spec: str, player: int, seed: int = 0, game: int = 0):
-        from idiotsim.strategy_api import load_strategy
+        from idiotsim.strategies.loading import load_strategy
         pyspiel.Bot.__init__(self)
         self.seat_strategy = load_strategy(spec)
         self.player, self.seed, self.game = player, seed, game
@@ -110,6 +110,7 @@ ISMCTS_KNOBS = (
     Knob("final", 0, 0, 2, "the move played: 0 most visited, 1 best mean, 2 drawn by visits", integer=True),
 )
 K = knob_ids(ISMCTS_KNOBS)
+OPENSPIEL_PREFIX = "openspiel:"  # the source of these families (pyproject's idiotsim.strategy_sources)
 FAMILIES = {
     "ismcts": (_ismcts_bot, ISMCTS_KNOBS, "OpenSpiel's information-set MCTS (Python), basic rollouts",
                lambda p: REFERENCE_GAME_COST + SIMULATION_COST * p[K.simulations]),

@@ -5,7 +5,7 @@ project's reference engine through a ``Table``.
   ``low_rank`` takes 0 for off, ``decks`` 0 for automatic, as in the rules config.
 - Type: sequential, explicit stochastic chance, imperfect information, general sum, terminal rewards.
 - Chance: the deal, one node per card from the top of the deck (R3, R5): outcome = card code
-  (``idiotsim.cards``), probability = copies left / cards left; a project deck string is the
+  (``idiotsim.game.cards``), probability = copies left / cards left; a project deck string is the
   sequence of chance actions of its round, and a match of k rounds (V4) deals k decks.
 - Returns: place p of n (the match position, R19) is worth (n + 1 - 2p) / (n - 1): the winner +1,
   the Idiot -1, evenly between. One round sums to 0; in a match of several rounds tied totals
@@ -13,7 +13,7 @@ project's reference engine through a ``Table``.
 - Game length: at most rounds x (players + action_limit) decisions (the swaps, then R20's limit on
   plays and pickups), and rounds x cards chance nodes.
 - Information state and observation: the project's observation of the seat
-  (``idiotsim.observation``: everything public, never a hidden card) with its own hand, and at
+  (``idiotsim.game.observation``: everything public, never a hidden card) with its own hand, and at
   the swap its own choice once made. It summarises what the seat may know at this point (the
   search player decides from it too); it is not a transcript of the history, so both strings
   are the same.
@@ -25,16 +25,16 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS, RANK_NAMES
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS, RANK_NAMES
 from idiotsim.interop import actions as act
 from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
 from idiotsim.interop.worlds import sampled_table
-from idiotsim.rng import new_state, next_u64
-from idiotsim.rules import FIELD_NAMES, MAX_PLAYERS, Rules
+from idiotsim.game.rng import new_state, next_u64
+from idiotsim.game.rules import FIELD_NAMES, MAX_PLAYERS, Rules
 
 GAME_NAME = "idiot"
-RESAMPLE_STREAM = 1 << 20  # the default stream of a state's resampling (idiotsim.rng)
+RESAMPLE_STREAM = 1 << 20  # the default stream of a state's resampling (idiotsim.game.rng)
 _DEFAULTS = Rules()
 PARAMETERS = {name: (0 if getattr(_DEFAULTS, name) is None else getattr(_DEFAULTS, name)) for name in FIELD_NAMES}
 PARAMETERS["decks"] = 0  # automatic (V7)

@@ -5,12 +5,12 @@
     e.reset(seed=7)                          # the deal of `idiotsim trace --seed 7 --game 0`
 
 - Agents ``player_0`` .. ``player_{n-1}`` are the seats. The observation of an agent is a dict:
-  ``observation`` (int64: the project's observation of the seat, idiotsim.observation, then its
+  ``observation`` (int64: the project's observation of the seat, idiotsim.game.observation, then its
   13 hand counts, then its swap once chosen, 1 + the swap's action id, else 0) and
   ``action_mask`` (int8 over the fixed action space of idiotsim.interop.actions; all zero for an
   agent that is not to act).
 - ``reset(seed=S)`` deals the decks of game 0 of seed S as ``idiotsim trace --seed S --game 0``
-  does (splitmix64 streams, idiotsim.rng); each later reset without a seed plays the next game
+  does (splitmix64 streams, idiotsim.game.rng); each later reset without a seed plays the next game
   (1, 2, ...) of the same seed, and ``options={"game": I}`` picks game I.
 - Rewards: at the end, place p of n is worth (n + 1 - 2p) / (n - 1), as in the OpenSpiel game. In a
   one-round game an agent is terminated (and then removed) as it goes out, with its reward; in a
@@ -28,10 +28,10 @@ from pettingzoo import AECEnv
 
 from idiotsim.interop import actions as act
 from idiotsim.interop.stepped import DEALING, OVER, VECTOR_SIZE, Table, place_utility
-from idiotsim.rng import shuffled_deck
-from idiotsim.rules import Rules
+from idiotsim.game.rng import shuffled_deck
+from idiotsim.game.rules import Rules
 
-OBSERVATION_HIGH = 10_000_000  # the largest value of any field (ACTION_LIMIT's bound, idiotsim.rules)
+OBSERVATION_HIGH = 10_000_000  # the largest value of any field (ACTION_LIMIT's bound, idiotsim.game.rules)
 
 
 def env(players: int = 4, render_mode: str | None = None, **rules):
@@ -138,7 +138,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                 self.rewards[agent] = place_utility(place, n)
 
     def render(self):
-        from idiotsim.cli.trace_output import pretty_lines
+        from idiotsim.game.trace import pretty_lines
         result = SimpleNamespace(events=self.table.events, totals=self.table.totals, places=self.table.places())
         seats = [SimpleNamespace(label=a) for a in self.possible_agents]
         text = "\n".join(pretty_lines(result, self.rules, seats, self.seed, self.game))

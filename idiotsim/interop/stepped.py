@@ -1,6 +1,6 @@
 """A match of the reference engine played one dealt card or one decision at a time.
 
-The reference engine (``idiotsim.reference``) plays a round to its end, asking its seats for each
+The reference engine (``idiotsim.game.reference``) plays a round to its end, asking its seats for each
 decision. A ``Table`` drives the same ``Round`` from outside: its seats are a script that answers
 each question with the move the caller applied, so every rule is the engine's own. The deal is a
 sequence of cards from the top of the deck (R3, R5): a round starts once ``rules.num_cards`` cards
@@ -8,7 +8,7 @@ are dealt. The swaps (R6) are asked seat by seat; since a seat sees only its own
 it swaps, the engine plays the whole swap phase when the last seat has chosen. Multi-round matches
 (V4) deal a new deck after each round; the places are the match positions (R19).
 
-Moves are the project's decision codes (``idiotsim.toolkit``): a swap choice, a play code, PICKUP,
+Moves are the project's decision codes (``idiotsim.strategies.toolkit``): a swap choice, a play code, PICKUP,
 CHANCE, or a blind position.
 """
 from __future__ import annotations
@@ -18,19 +18,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS
 from idiotsim.interop.actions import to_action
-from idiotsim.reference import Round, counts, match_positions, next_dealer
-from idiotsim.rules import Rules
-from idiotsim.search import K_HALVING, K_TENS, TENS_SEARCHED, list_swap_moves, list_turn_moves, MAX_MOVES
+from idiotsim.game.reference import Round, counts, match_positions, next_dealer
+from idiotsim.game.rules import Rules
+from idiotsim.game.basic_player import legal_moves_basic_first
+
+_NO_RNG = np.zeros(1, dtype=np.uint64)  # the stepped round's seats are scripted: they draw nothing
 
 DEALING, SWAPPING, PLAYING, OVER = range(4)
 CARD_CODES = 52  # a deck's distinct codes (R3); two decks hold each twice (V7)
 VECTOR_SIZE = ob.OBS_SIZE + NUM_RANKS + 1  # `Table.vector`: observation, hand, own swap
-_MOVE_PARAMS = np.zeros(K_HALVING + 1, dtype=np.float64)  # the search family's knobs: only `tens` is read
-_MOVE_PARAMS[K_TENS] = TENS_SEARCHED  # every legal move, 10s included
-_NO_RNG = np.zeros(1, dtype=np.uint64)  # basic (move 0 of the move lists) draws nothing
 
 
 class _Script:
@@ -125,7 +124,7 @@ class Table:
         return ob.BLIND if player.source() == ob.SRC_BLIND else ob.TURN
 
     def observation(self, seat: int) -> np.ndarray:
-        """The project's observation of `seat` (what it may know, idiotsim.observation) as if it decided
+        """The project's observation of `seat` (what it may know, idiotsim.game.observation) as if it decided
         now (not to be changed: it is kept until the next move)."""
         return self._view(seat)[0]
 
@@ -165,10 +164,7 @@ class Table:
         decision = self.decision()
         if decision == ob.BLIND:
             return [i for i, card in enumerate(self.round.players[seat].blind) if card is not None]
-        moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        lister = list_swap_moves if decision == ob.SWAP else list_turn_moves
-        n = lister(self.observation(seat), self.hand(seat), _MOVE_PARAMS, _NO_RNG.copy(), moves)
-        return [int(m) for m in moves[:n]]
+        return [int(m) for m in legal_moves_basic_first(self.observation(seat), self.hand(seat))]
 
     # ---- moves -----------------------------------------------------------
 

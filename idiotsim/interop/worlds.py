@@ -2,7 +2,7 @@
 tables, and a table turned into a numba-engine state for rollouts.
 
 `sampled_table` deals the cards the seat has not seen exactly as the search player does
-(``idiotsim.search.sample_state``, or ``sample_deal`` at the swap): same observation, same hand,
+(``idiotsim.strategies.search.pimc.sample_state``, or ``sample_deal`` at the swap): same observation, same hand,
 every hidden card drawn from the seat's random stream. Suits never matter (R1), so a sampled table
 gives each rank's cards the lowest free codes. A swap of an earlier seat is private (R6): in a
 sampled table it is basic's swap of that seat's sampled cards.
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from idiotsim import engine as en
-from idiotsim import observation as ob
-from idiotsim.cards import NUM_RANKS
+from idiotsim.engine import kernels as en
+from idiotsim.engine.memory import data_pointer
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS
 from idiotsim.interop.stepped import PLAYING, SWAPPING, Table
-from idiotsim.reference import Round
-from idiotsim.search import sample_deal, sample_state
-from idiotsim.strategies.basic import decide as basic_decide
+from idiotsim.game.reference import Round
+from idiotsim.strategies.search.sampler import sample_deal, sample_state
+from idiotsim.game.basic_player import decide as basic_decide
 from numba import njit
 
 NR = NUM_RANKS
@@ -124,7 +125,7 @@ def basic_swap(table: Table, seat: int) -> int:
 # ---- rollouts on the numba engine ----------------------------------------------------------------
 
 def engine_state(table: Table) -> tuple[np.ndarray, int]:
-    """The numba-engine state of a table in play (``idiotsim.engine`` layout) and the seat to act.
+    """The numba-engine state of a table in play (``idiotsim.engine.kernels`` layout) and the seat to act.
     A table still swapping finishes the swap with basic's at every seat left."""
     if table.phase == SWAPPING:
         table = table.copy()
@@ -149,16 +150,16 @@ def engine_state(table: Table) -> tuple[np.ndarray, int]:
 def play_round_out(st, seat, rng):
     """The round in `st` played on from `seat` by basic at every seat to its end (R18, R20): the
     places are then in st[PLACE:]. Returns 0, or -1 on an illegal move (never, for basic)."""
-    sp = en._data_pointer(st)
+    sp = data_pointer(st)
     n = st[ob.PLAYERS]
     params = np.zeros(0, np.float64)
     while st[en.PLAYERS_IN] > 1 and st[ob.ACTIONS] < st[ob.ACTION_LIMIT]:
-        en._show_turn(sp, seat)
+        en.show_turn(sp, seat)
         hand = st[en.HANDS + seat * NR: en.HANDS + seat * NR + NR]
-        seat = en._apply(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
+        seat = en.apply_action(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
         if seat < 0:
             return -1
-    en._final_places(sp, n, st[ob.STARTER])
+    en.final_places(sp, n, st[ob.STARTER])
     return 0
 
 

@@ -14,17 +14,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from idiotsim import engine as en
-from idiotsim import observation as ob
-from idiotsim import search
-from idiotsim.observation import NR
-from idiotsim.rng import SEAT_STREAM, nb_next_u64, nb_stream_key
+from idiotsim.engine import kernels as en
+from idiotsim.engine.memory import data_pointer
+from idiotsim.game import observation as ob
+from idiotsim.game.basic_player import list_moves_basic_first
+from idiotsim.game.moves import MAX_MOVES
+from idiotsim.game.observation import NR
+from idiotsim.game.rng import SEAT_STREAM, nb_next_u64, nb_stream_key
 
 KEEP_STREAM = SEAT_STREAM - 4  # which decisions are kept (no seat of a game uses it)
 LABEL_STREAM = SEAT_STREAM - 3  # the teacher's sampled states, one stream per position
 POSITION_KEY = 100_000  # a position's stream: game * POSITION_KEY + its index in the game
 MAX_KEPT = 512  # positions one game can keep (a round of 4 players has about 80 decisions)
-TEACHER_LIST_PARAMS = np.zeros(search.K_HALVING + 1, np.float64)  # search knobs for list_*_moves: tens=0, all moves
 
 
 @njit(cache=True)
@@ -32,11 +33,6 @@ def _keep(rng, share):
     return (nb_next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share
 
 
-@njit(cache=True)
-def _legal_moves(obs, hand, rng, moves):
-    if obs[ob.DECISION] == ob.SWAP:
-        return search.list_swap_moves(obs, hand, TEACHER_LIST_PARAMS, rng, moves)
-    return search.list_turn_moves(obs, hand, TEACHER_LIST_PARAMS, rng, moves)
 
 
 @njit(cache=True)
@@ -59,10 +55,10 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
     fns[seating[s]]), keeping SWAP decisions with probability swap_share and TURN decisions with more
     than one legal move with probability turn_share. Returns how many were kept, or -1 on an illegal move."""
     st = np.zeros(en.STATE_SIZE, np.int64)
-    sp = en._data_pointer(st)
+    sp = data_pointer(st)
     rngs = np.zeros((ob.MAX_PLAYERS + 1, 1), np.uint64)
     keep_rng = np.zeros(1, np.uint64)
-    moves = np.zeros(search.MAX_MOVES, np.int64)
+    moves = np.zeros(MAX_MOVES, np.int64)
     n = header[ob.PLAYERS]
     n_cards = 52 * header[ob.DECKS]
     for i in range(ob.HEADER_SIZE):
@@ -72,34 +68,27 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
         rngs[s, 0] = nb_stream_key(seed, game, SEAT_STREAM + s)
     keep_rng[0] = nb_stream_key(seed, game, KEEP_STREAM)
     en.nb_shuffled_deck(seed, game, 0, st[en.DECK:en.DECK + n_cards], rngs[n])
-    en._deal(sp, n, n_cards)
+    en.deal(sp, n, n_cards)
     sp[ob.ROUND] = 1
-    table = en._strategy_table(fns)
+    table = en.strategy_table(fns)
     kept = 0
     for seat in range(n):  # R6
-        en._show_swap(sp, seat)
+        en.show_swap(sp, seat)
         if kept < MAX_KEPT and _keep(keep_rng, swap_share):
             _record(st, seat, kept, out_obs, out_hand, out_seat)
             kept += 1
-        if en._apply_swap(sp, seat, en._decide(table, params, rngs, st, sp, seat)) < 0:
+        if en.apply_swap(sp, seat, en.seat_decision(table, params, rngs, st, sp, seat)) < 0:
             return -1
-    en._open_table(sp, n)
-    seat = en._start_play(sp, n, 0)  # R7: the dealer of round 1 is seat n - 1
+    en.open_table(sp, n)
+    seat = en.start_play(sp, n, 0)  # R7: the dealer of round 1 is seat n - 1
     while sp[en.PLAYERS_IN] > 1 and sp[ob.ACTIONS] < sp[ob.ACTION_LIMIT]:  # R18, R20
-        en._show_turn(sp, seat)
+        en.show_turn(sp, seat)
         if sp[ob.DECISION] == ob.TURN and kept < MAX_KEPT:
             hand = st[en.HANDS + seat * NR: en.HANDS + seat * NR + NR]
-            if _legal_moves(st[:ob.OBS_SIZE], hand, keep_rng, moves) > 1 and _keep(keep_rng, turn_share):
+            if list_moves_basic_first(st[:ob.OBS_SIZE], hand, moves) > 1 and _keep(keep_rng, turn_share):
                 _record(st, seat, kept, out_obs, out_hand, out_seat)
                 kept += 1
-        seat = en._apply(sp, seat, en._decide(table, params, rngs, st, sp, seat), n)
+        seat = en.apply_action(sp, seat, en.seat_decision(table, params, rngs, st, sp, seat), n)
         if seat < 0:
             return -1
     return kept
-
-
-def legal_moves(obs: np.ndarray, hand: np.ndarray) -> np.ndarray:
-    """Every legal move of a SWAP or TURN position, `basic`'s first (the teacher's list: `search`'s)."""
-    moves = np.zeros(search.MAX_MOVES, np.int64)
-    count = _legal_moves(obs, hand, np.zeros(1, np.uint64), moves)
-    return moves[:count].copy()

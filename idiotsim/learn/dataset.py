@@ -9,10 +9,10 @@ import numpy as np
 import polars as pl
 from numba import njit
 
-from idiotsim import observation as ob
-from idiotsim.learn.features import SWAP_FEATURES, feature_rows, split_swap, swap_features
-from idiotsim.observation import NR
-from idiotsim.rng import mix64
+from idiotsim.game import observation as ob
+from idiotsim.strategies.learned.features import SWAP_FEATURES, feature_rows, split_swap, swap_features
+from idiotsim.game.observation import NR
+from idiotsim.game.rng import mix64
 
 HELD_OUT_SHARE = 0.1
 MAX_ACTIONS = 150  # positions later in a round are left out (rounds that go round and round: policy.LONG_ROUND)

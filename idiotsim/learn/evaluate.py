@@ -3,7 +3,7 @@ other seats `basic`, and its place is paired with `basic`'s place in the same se
 (every seat `basic`). A player's strength is the mean over deals of (its place - basic's place) in the
 rotated seats: negative is better. Every player of one evaluation plays the same deals with the same
 streams, so two players' strengths are paired too; the family's CIs are Holm-adjusted
-(``idiotsim.stats``). The deals are drawn from an evaluation seed no training game uses."""
+(``idiotsim.analysis.stats``). The deals are drawn from an evaluation seed no training game uses."""
 from __future__ import annotations
 
 import time
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from idiotsim.rules import Rules
-from idiotsim.stats import Interval, adjust_holm, holm_interval_alphas, normal_interval
+from idiotsim.game.rules import Rules
+from idiotsim.analysis.stats import Interval, adjust_holm, holm_interval_alphas, normal_interval
 
 EVALUATION_SEED = 18_000_001  # fresh deals: the data of `idiotsim learn generate` uses other seeds
 TUNING_SEED = 18_000_002  # the deals the margin is chosen on (never the evaluation's)
@@ -31,8 +31,8 @@ class Strength:
 
 def rotated_places(spec: str, rules: Rules, seed: int, deals: np.ndarray) -> tuple[np.ndarray, float]:
     """(places of `spec` at seat s of deal d [deal, seat], games/s), basic in the other seats."""
-    from idiotsim.simulate import play_seated
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.engine.batches import play_seated
+    from idiotsim.strategies.loading import load_strategy
     n = rules.players
     strategies = [load_strategy("basic"), load_strategy(spec)]
     game_ids = (deals[:, None] * n + np.arange(n)[None, :]).ravel()
@@ -48,8 +48,8 @@ def rotated_places(spec: str, rules: Rules, seed: int, deals: np.ndarray) -> tup
 
 
 def basic_places(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
-    from idiotsim.simulate import play_seated
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.engine.batches import play_seated
+    from idiotsim.strategies.loading import load_strategy
     seating = np.zeros((len(deals), rules.players), np.int8)
     return play_seated(rules, [load_strategy("basic")], seed, deals, deals, seating)["places"].astype(np.int64)
 
@@ -83,7 +83,8 @@ def tune_margin(model_path, players: int, deals: int, margins=MARGINS) -> tuple[
     import tempfile
     from pathlib import Path
 
-    from idiotsim.learn.model import load_model, save_model, with_basic_margin
+    from idiotsim.learn.train import save_model
+    from idiotsim.strategies.learned.model import load_model, with_basic_margin
     vector, meta = load_model(model_path)
     base = float(meta.get("margin", 0.0))
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from idiotsim import observation as ob
+from idiotsim.game import observation as ob
 from idiotsim.errors import UserError
-from idiotsim.files import make_folder, write_atomic
+from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.learn.dataset import Positions, held_out_games, positions_of
 from idiotsim.learn.generate import CONFIG_FILE, read_data
-from idiotsim.learn.model import KIND_NAMES, save_model, with_basic_margin
+from idiotsim.learn.train import save_model
+from idiotsim.strategies.learned.model import KIND_NAMES, with_basic_margin
 from idiotsim.learn.train import TrainConfig, choices, fit, model_vector
 
 MODEL_FILE = "model.npz"
@@ -30,7 +31,7 @@ SAME_AS_BASIC = "basic's move is the teacher's best"
 def offline_figures(data: Positions, chosen: np.ndarray) -> dict:
     """Gain per decision against basic's move (mean, 95% half-width), agreement with the teacher's best
     move, and both by the kind of the teacher's best move (where_basic_loses' categories)."""
-    from idiotsim.experiments.disagreement import kind_of
+    from idiotsim.analysis.move_kinds import kind_of
     starts, ends = data.move_pos[:-1], data.move_pos[1:]
     gain = data.place[starts + chosen] - data.place[starts]
     best = np.array([int(np.argmin(data.place[a:b])) for a, b in zip(starts, ends)], np.int64)

@@ -24,14 +24,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from idiotsim import observation as ob
-from idiotsim import search
-from idiotsim.chunks import Executor, write_chunk_files
+from idiotsim.game import observation as ob
+from idiotsim.strategies.search import pimc as search
+from idiotsim.runs.chunks import Executor, write_chunk_files
 from idiotsim.errors import UserError
-from idiotsim.files import make_folder, write_atomic
-from idiotsim.learn.collect import LABEL_STREAM, MAX_KEPT, POSITION_KEY, collect_game, legal_moves
-from idiotsim.rng import new_state
-from idiotsim.rules import Rules
+from idiotsim.runs.atomic_files import make_folder, write_atomic
+from idiotsim.game.basic_player import legal_moves_basic_first
+from idiotsim.learn.collect import LABEL_STREAM, MAX_KEPT, POSITION_KEY, collect_game
+from idiotsim.game.rng import new_state
+from idiotsim.game.rules import Rules
 
 CONFIG_FILE = "generate.json"
 CHUNK_PATTERN = "chunk-{:06d}.parquet"
@@ -60,7 +61,7 @@ class GenerateConfig:
 
 def label_position(obs: np.ndarray, hand: np.ndarray, rng: np.ndarray, rollouts: int, policy: int):
     """(moves, mean place of each, its standard error) on `rollouts` common sampled states."""
-    moves = legal_moves(obs, hand)
+    moves = legal_moves_basic_first(obs, hand)
     places = np.zeros((rollouts, len(moves)), np.int64)
     if search.place_matrix(obs, hand, rng, moves, rollouts, policy, places) < 0:
         raise RuntimeError("a sampled state could not be built")
@@ -71,8 +72,8 @@ def label_position(obs: np.ndarray, hand: np.ndarray, rng: np.ndarray, rollouts:
 
 def chunk_frame(config_fields: dict, chunk: int) -> pl.DataFrame:
     """The labelled positions of one chunk of games (a pure function of its arguments)."""
-    from idiotsim.simulate import rules_header, strategy_inputs
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.engine.batches import rules_header, strategy_inputs
+    from idiotsim.strategies.loading import load_strategy
     config = GenerateConfig(**{**config_fields, "collectors": tuple(config_fields["collectors"])})
     rules = config.rules()
     seats = [load_strategy(spec) for spec in (config.field or "basic", *config.collectors)]
@@ -136,7 +137,7 @@ def check_config(out: Path, config: GenerateConfig, force: bool = False) -> None
 
 def generate(config: GenerateConfig, out, executor: Executor | None = None, progress=None, force=False) -> Path:
     """Label every chunk of `config` not yet in `out` (resumable); returns the folder."""
-    from idiotsim.strategy_api import load_strategy
+    from idiotsim.strategies.loading import load_strategy
     out = make_folder(Path(out))
     for spec in config.collectors:
         load_strategy(spec)  # a bad spec is one error line before any work

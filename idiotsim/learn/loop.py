@@ -23,7 +23,7 @@ import shutil
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from idiotsim.files import make_folder, write_atomic
+from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.learn.evaluate import strengths, tune_margin
 from idiotsim.learn.fitting import MODEL_FILE, TRAIN_FILE, train_model
 from idiotsim.learn.generate import GenerateConfig, generate
@@ -105,7 +105,7 @@ def run_loop(config: LoopConfig, out, executor=None, log=print) -> list[dict]:
         rows.append(dict(iteration=iteration, share=100, train=summary,
                          strength=_strength(folder / MODEL_FILE, config, log)))
     shutil.copyfile(out / f"iter-{config.iterations}" / "model" / MODEL_FILE, out / MODEL_FILE)
-    from idiotsim.learn.report import write_learn_report
+    from idiotsim.learn.learn_markdown import write_learn_report
     write_learn_report(rows, config, out)
     return rows
 

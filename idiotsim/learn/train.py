@@ -17,12 +17,14 @@ by the same loss on the swap positions, when the data holds any.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from idiotsim.learn.dataset import Positions, move_rows
-from idiotsim.learn.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
-from idiotsim.learn.model import LINEAR, MLP, basic_swap_head, pack
+from idiotsim.strategies.learned.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
+from idiotsim.runs.atomic_files import write_atomic
+from idiotsim.strategies.learned.model import LINEAR, MLP, basic_swap_head, pack, write_model_file
 
 
 @dataclass(frozen=True)
@@ -171,3 +173,8 @@ def choices(net: Net, data: Positions) -> np.ndarray:
     s, m, owner, move_pos, _ = _batch(data, np.arange(len(data)), len(data.state_x) == 0)
     score, _ = net.scores(s, m, owner)
     return np.array([int(np.argmax(score[a:b])) for a, b in zip(move_pos[:-1], move_pos[1:])], np.int64)
+
+
+def save_model(path, vector: np.ndarray, meta: dict) -> Path:
+    """Write a model file atomically (``strategies.learned.model.write_model_file``)."""
+    return write_atomic(Path(path), lambda tmp: write_model_file(tmp, vector, meta))

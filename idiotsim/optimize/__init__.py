@@ -11,7 +11,7 @@ The folder then holds:
 - ``best.toml``: the best finalist (``selection.csv``: the final
   distribution mean, those of the last generations and the start, replayed
   on fresh deals) as a preset file (family and knobs), loadable with
-  ``idiotsim.strategy_api.load_strategy`` wherever a strategy spec goes.
+  ``idiotsim.strategies.loading.load_strategy`` wherever a strategy spec goes.
 - ``optimize.md`` with ``convergence.png``, ``knobs.png`` and
   ``sensitivity.png``; ``validation.csv`` and ``sensitivity.csv``.
 - ``optimize.json`` (the configuration) and ``timing.json`` (wall time and
@@ -35,13 +35,13 @@ from pathlib import Path
 import polars as pl
 
 from idiotsim.errors import UserError
-from idiotsim.optimize import report
+from idiotsim.optimize import optimize_markdown as report
 from idiotsim.optimize.config import OptimizeConfig, Problem, validate_config
-from idiotsim.optimize.search import OptimizeProgress, mean_values, run_search
+from idiotsim.optimize.cmaes import OptimizeProgress, mean_values, run_search
 from idiotsim.optimize.validate import selection, sensitivity, validation
-from idiotsim.files import write_atomic
-from idiotsim.results import write_parquet
-from idiotsim.strategy_api import preset_text
+from idiotsim.runs.atomic_files import write_atomic
+from idiotsim.runs.game_results import write_parquet
+from idiotsim.strategies.loading import preset_text
 
 __all__ = ["OptimizeConfig", "OptimizeProgress", "run_optimize", "validate_config"]
 
@@ -84,7 +84,7 @@ def run_optimize(config: OptimizeConfig, out_dir, progress=None, force: bool = F
     """Search, validate and report into `out_dir` (resuming an interrupted run of the same config).
 
     `progress(OptimizeProgress)`, if given, is called after every generation and phase; `executor`
-    (``idiotsim.chunks.executor_from_flags``) plays the games, with the same results anywhere."""
+    (``idiotsim.runs.chunks.executor_from_flags``) plays the games, with the same results anywhere."""
     problem = validate_config(config)
     problem.executor = executor
     out = Path(out_dir)

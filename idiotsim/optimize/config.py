@@ -1,6 +1,6 @@
 """What an optimisation run is: its configuration and the checked problem it defines.
 
-Strategies are any spec ``idiotsim.strategy_api.load_strategy`` takes (names,
+Strategies are any spec ``idiotsim.strategies.loading.load_strategy`` takes (names,
 ``name:knob=v``, file specs, ``best.toml`` preset files)."""
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from dataclasses import field as dataclass_field
 import numpy as np
 
 from idiotsim import __version__
-from idiotsim.engine import MAX_STRATEGIES
+from idiotsim.engine.kernels import MAX_STRATEGIES
 from idiotsim.errors import UserError
-from idiotsim.rules import Rules
-from idiotsim.strategy_api import SeatStrategy, Strategy, load_strategy
+from idiotsim.game.rules import Rules
+from idiotsim.strategies.loading import SeatStrategy, load_strategy
+from idiotsim.strategies.toolkit import Strategy
 
 CONTROL = "basic"  # a comparator of every validation
 
@@ -56,7 +57,7 @@ class Problem:
     knob_index: list  # indices into start.params of the searched knobs
     deals_per_eval: int
     population: int
-    executor: object = None  # an idiotsim.chunks executor playing the games (None: here)
+    executor: object = None  # an idiotsim.runs.chunks executor playing the games (None: here)
 
     @property
     def search_rules(self) -> Rules:

@@ -19,10 +19,10 @@ import numpy as np
 import polars as pl
 
 from idiotsim.errors import UserError
-from idiotsim.files import write_atomic
+from idiotsim.runs.atomic_files import write_atomic
 from idiotsim.optimize.config import CONTROL, OptimizeConfig
-from idiotsim.optimize.report import command_line
-from idiotsim.strategy_api import load_strategy
+from idiotsim.optimize.optimize_markdown import command_line
+from idiotsim.strategies.loading import load_strategy
 
 TOP_DECISIONS = 5
 NOT_SHIPPED = "none"

@@ -22,11 +22,11 @@ import sys
 import numpy as np
 
 from idiotsim.optimize.config import CONTROL, Problem, params_key
-from idiotsim.optimize.search import MEAN, knob_columns
-from idiotsim.optimize.paired import (SELECTION_DEALS, SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places,
+from idiotsim.optimize.cmaes import MEAN, knob_columns
+from idiotsim.optimize.paired_arms import (SELECTION_DEALS, SENSITIVITY_DEALS, VALIDATION_DEALS, deals_for, focal_places,
                                      paired)
-from idiotsim.stats import holm, holm_interval_alphas
-from idiotsim.strategy_api import SeatStrategy, load_strategy, registry
+from idiotsim.analysis.stats import holm, holm_interval_alphas
+from idiotsim.strategies.loading import SeatStrategy, load_strategy, registry
 
 
 def finalists(problem: Problem, rows: list, final_mean: list) -> list[tuple[str, SeatStrategy]]:

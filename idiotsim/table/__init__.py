@@ -5,5 +5,5 @@
 - ``screen``: what the seat may know, drawn with rich
 - ``moves``: the legal moves as listed and the answers a person types
 - ``gamefile``: the game file (save, load, replay, record)
-- ``review``: every decision of a seat judged by the search (``idiotsim.analyze``)
+- ``review``: every decision of a seat judged by the search (``idiotsim.analysis.position_analysis``)
 """

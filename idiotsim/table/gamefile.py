@@ -16,10 +16,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idiotsim.cards import format_deck, parse_deck
+from idiotsim.game.cards import format_deck, parse_deck
 from idiotsim.errors import IllegalMoveError, RecordEnds, UserError
-from idiotsim.files import write_atomic
-from idiotsim.rules import Rules
+from idiotsim.runs.atomic_files import write_atomic
+from idiotsim.game.rules import Rules
 
 FORMAT = "idiotsim-game"
 VERSION = 1
@@ -92,7 +92,7 @@ def _record_of(data) -> GameRecord:
     _need(isinstance(data, dict) and data.get("format") == FORMAT, f"not an idiotsim game file (format {FORMAT!r})")
     _need(data.get("version") == VERSION, f"version {data.get('version')!r}, this idiotsim reads version {VERSION}")
     _need(isinstance(data.get("rules"), dict), "rules must be a table of rules fields")
-    from idiotsim.rules import load_rules
+    from idiotsim.game.rules import load_rules
     rules = load_rules(None, [f"{k}={'none' if v is None else v}" for k, v in data["rules"].items()])
     seats = data.get("seats")
     _need(isinstance(seats, list) and len(seats) == rules.players and all(isinstance(s, str) for s in seats),
@@ -119,7 +119,8 @@ def _record_of(data) -> GameRecord:
 def replay_seats(record: GameRecord) -> list:
     """One seat strategy per seat that answers each decision with the seat's next recorded move and
     raises RecordEnds when the record has no more (an unfinished game)."""
-    from idiotsim.strategy_api import SeatStrategy, Strategy
+    from idiotsim.strategies.loading import SeatStrategy
+    from idiotsim.strategies.toolkit import Strategy
     seats = []
     for seat, label in enumerate(record.seats):
         moves = iter(record.moves_of(seat))
@@ -138,7 +139,7 @@ def replay_seats(record: GameRecord) -> list:
 def replay(record: GameRecord, observer=None):
     """Play the record back on the reference engine: (trace events, the MatchResult or None when the
     game is unfinished). A record the rules reject is a UserError."""
-    from idiotsim.reference import match_positions, play_match
+    from idiotsim.game.reference import match_positions, play_match
     events = []
 
     def watch(event, rnd):
@@ -171,7 +172,8 @@ def events_decisions(events) -> list:
 
 def recording_seats(seats, record: GameRecord) -> list:
     """`seats` wrapped so that every decision is appended to ``record.decisions``."""
-    from idiotsim.strategy_api import SeatStrategy, Strategy
+    from idiotsim.strategies.loading import SeatStrategy
+    from idiotsim.strategies.toolkit import Strategy
     wrapped = []
     for seat, seat_strategy in enumerate(seats):
         def decide(obs, hand, params, rng, seat=seat, inner=seat_strategy.decide.py_func):
@@ -188,7 +190,7 @@ def recording_seats(seats, record: GameRecord) -> list:
 def record_game(rules: Rules, seats, decks, seed: int, game: int, human_seat: int | None = None,
                 observer=None) -> GameRecord:
     """Play a match on the reference engine and return its record (every seat's decisions)."""
-    from idiotsim.reference import play_match
+    from idiotsim.game.reference import play_match
     record = GameRecord(rules, [s.label for s in seats], human_seat, seed, game, [np.asarray(d) for d in decks])
     result = play_match(record.decks, rules, recording_seats(seats, record), seed, game, observer=observer)
     record.places = list(result.places)

@@ -46,7 +46,7 @@ def levels_help() -> str:
 def bot_specs(level: str | None, bots: str | None, players: int) -> list[str]:
     """The strategy specs of the ``players - 1`` bot seats, from ``--level`` or ``--bots`` (one spec
     for every bot, or one per bot seat in seat order)."""
-    from idiotsim.strategy_api import split_specs
+    from idiotsim.strategies.loading import split_specs
     if level is not None and bots is not None:
         raise UserError("give at most one of --level and --bots")
     if bots is None:

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, RANK_NAMES
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import BASIC_KEY, RANK_NAMES
 from idiotsim.errors import UserError
-from idiotsim.rng import new_state
-from idiotsim.stats import Moments, mean_interval
-from idiotsim.toolkit import CHANCE, PICKUP, play_parts, swap_ranks
+from idiotsim.game.rng import new_state
+from idiotsim.analysis.stats import Moments, mean_interval
+from idiotsim.game.moves import CHANCE, PICKUP, play_parts, swap_ranks
 
 DEFAULT_ROLLOUTS = 10_000  # K: a whole game's 20-30 decisions in seconds on one core (README: review)
 Z95 = 1.959963984540054
@@ -71,7 +71,7 @@ def short_name(move: int, decision: int) -> str:
 
 def decisions_of(record, seat: int):
     """(trace line, the analyze Decision, the move made) for each decision `seat` took."""
-    from idiotsim.analyze import DECISION_EVENTS, replay_decisions
+    from idiotsim.analysis.position_analysis import DECISION_EVENTS, replay_decisions
     from idiotsim.table.gamefile import replay_seats
     events, decisions = replay_decisions(record.rules, replay_seats(record), record.decks, record.seed, record.game)
     lines = [i + 1 for i, e in enumerate(events) if e["action"] in DECISION_EVENTS]
@@ -82,9 +82,9 @@ def decisions_of(record, seat: int):
 
 def judge_decision(record, line: int, decision, move: int, rollouts: int, seed: int) -> Judged | None:
     """The decision judged on `rollouts` sampled states; None when there is nothing to choose."""
-    from idiotsim import analyze as an
-    from idiotsim.cards import card_rank
-    from idiotsim.position_file import Position
+    from idiotsim.analysis import position_analysis as an
+    from idiotsim.game.cards import card_rank
+    from idiotsim.analysis.positions import Position
     obs = decision.obs
     kind = int(obs[ob.DECISION])
     if kind == ob.BLIND:
@@ -108,7 +108,7 @@ def judge_decision(record, line: int, decision, move: int, rollouts: int, seed: 
 def _judge(position, moves, rollouts: int, rng) -> np.ndarray:
     """``analyze.judge`` on a stream of the decision's own (its trace line), so that the decisions'
     estimates are independent and their variances add."""
-    from idiotsim import search
+    from idiotsim.strategies.search import pimc as search
     places = np.zeros((rollouts, len(moves)), np.int64)
     if search.place_matrix(position.obs, position.hand, rng, moves, rollouts, 0, places) < 0:
         raise UserError(f"{position.origin}: the position cannot be sampled (its cards do not add up to the deck)")

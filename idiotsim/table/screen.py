@@ -15,9 +15,9 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from idiotsim import observation as ob
-from idiotsim.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
-from idiotsim.cli.trace_output import PLACE_WORDS
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
+from idiotsim.game.trace import PLACE_WORDS
 
 LOG_LINES = 5  # moves shown since the seat's last decision: a 5-seat screen fits 24 lines
 RED_SUITS = (1, 2)  # diamonds, hearts

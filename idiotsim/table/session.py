@@ -15,10 +15,10 @@ import numpy as np
 from rich.prompt import Prompt
 from rich.text import Text
 
-from idiotsim import observation as ob
+from idiotsim.game import observation as ob
 from idiotsim.errors import UserError
 from idiotsim.table import gamefile
-from idiotsim.table.moves import Answer, move_list, parse
+from idiotsim.table.answers import Answer, move_list, parse
 from idiotsim.table.screen import CardStyle, PublicLog, SeatView, place_word, screen
 
 HINT_ROLLOUTS = 2_000  # sampled states of a hint: a fraction of a second
@@ -66,8 +66,9 @@ class Session:
 
     def run(self) -> str:
         """Play; returns "finished", "quit" or "interrupted" (the game file is saved in every case)."""
-        from idiotsim.reference import play_match
-        from idiotsim.strategy_api import SeatStrategy, Strategy
+        from idiotsim.game.reference import play_match
+        from idiotsim.strategies.loading import SeatStrategy
+        from idiotsim.strategies.toolkit import Strategy
         human = SeatStrategy(gamefile.HUMAN_LABEL, Strategy(gamefile.HUMAN_LABEL, SimpleNamespace(py_func=self.decide),
                                                             "the person at the table"), np.zeros(0))
         seats = [human if s == self.seats.human else bot for s, bot in enumerate(self.seats.bots)]
@@ -172,8 +173,8 @@ class Session:
 
     def hint(self, obs, hand, moves) -> None:
         """The search's judgement of every listed move (``idiotsim analyze``, compact)."""
-        from idiotsim import analyze as an
-        from idiotsim.position_file import Position
+        from idiotsim.analysis import position_analysis as an
+        from idiotsim.analysis.positions import Position
         if obs[ob.DECISION] == ob.BLIND:
             self.console.print("hint: a blind card is flipped unseen (R15): every choice is alike")
             return

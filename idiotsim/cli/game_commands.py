@@ -1,0 +1,219 @@
+"""Commands that play games: ``trace`` (one match, shown), ``deal`` (the decks of
+a run) and ``run`` (many games into Parquet, with a placement table)."""
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Annotated, Optional
+
+import typer
+
+from idiotsim.game.cards import read_deck_file
+from idiotsim.runs.chunks import executor_from_flags
+from idiotsim.cli.app import quick_exit_when_done
+from idiotsim.cli.options import (ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
+                                  RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
+                                  check_games, check_seed, load_rules_option,
+                                  load_seats, set_threads)
+from idiotsim.game.trace import pretty_lines, suit_symbols_ok, trace_lines
+from idiotsim.errors import UserError
+from idiotsim.runs.atomic_files import check_out_folder
+from idiotsim.game.rng import shuffled_deck
+from idiotsim.game.rules import Rules
+
+DeckOpt = Annotated[Optional[str], typer.Option(
+    "--deck", metavar="FILE",
+    help="Deck file: one deck string per line (R3); with rounds = k, each k lines are one match.")]
+
+
+class Engine(str, Enum):
+    """Game engines. Each must return a ``reference.MatchResult``-like object with ``events``."""
+    reference = "reference"
+    numba = "numba"
+
+
+EngineOpt = Annotated[Engine, typer.Option(
+    "--engine", case_sensitive=False, help="Engine that plays the games.")]
+
+
+def play_match(engine: Engine, decks, rules: Rules, seats, seed: int, game: int):
+    """One match on the chosen engine (a new engine is one more branch here)."""
+    if engine == Engine.reference:
+        from idiotsim.game import reference
+        return reference.play_match(decks, rules, seats, seed, game)
+    from idiotsim.engine.batches import trace_game
+    events, _, places = trace_game(rules, seats, seed, game, decks)
+    return SimpleNamespace(events=events, places=places)
+
+
+def seed_decks(seed: int, game: int, rules: Rules) -> list:
+    """The decks of game `game` under `seed`: one shuffled deck per round."""
+    return [shuffled_deck(seed, game, r, rules.decks) for r in range(rules.rounds)]
+
+
+def seeded_match(seed: int, game: int | None, deal: int | None, rules: Rules) -> tuple[int, int, list]:
+    """``--seed S [--game I] [--deal D]``, checked: (seed, game index, the decks of the deal)."""
+    run_seed = check_seed(seed)
+    game_index = check_game(0 if game is None else game)
+    deal_index = game_index if deal is None else check_game(deal, "--deal")
+    return run_seed, game_index, seed_decks(run_seed, deal_index, rules)
+
+
+def load_deck_matches(path: str, rules: Rules) -> list[list]:
+    """A deck file split into matches of ``rules.rounds`` consecutive decks each."""
+    decks = read_deck_file(path, rules.decks)
+    rounds = rules.rounds
+    if len(decks) % rounds:
+        raise UserError(f"deck file {path} holds {len(decks)} deck(s), not a multiple of rounds={rounds} "
+                        f"(each match takes {rounds} consecutive decks)")
+    return [decks[i: i + rounds] for i in range(0, len(decks), rounds)]
+
+
+def trace(
+    players: PlayersOpt = None,
+    strategies: StrategiesOpt = "basic",
+    deck: DeckOpt = None,
+    seed: SeedOpt = None,
+    game: GameOpt = None,
+    deal: Annotated[Optional[int], typer.Option(
+        "--deal", metavar="D", help="Deal (shuffle stream) under --seed, when it differs from the game: "
+                                    "a tournament row's `deal` column (default: the game index).")] = None,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+    pretty: Annotated[bool, typer.Option("--pretty", help="Show the game for a person instead of JSON Lines.")] = False,
+    engine: EngineOpt = Engine.reference,
+    game_file: GameFileOpt = None,
+) -> None:
+    """Play games and print their trace (JSON Lines, docs/trace.md).
+
+    Give exactly one of --deck FILE (every match in the file, game index =
+    match number, seed 0), --seed S [--game I] (decks shuffled from the seed)
+    or --game-file FILE (a game of `idiotsim play`, replayed decision by decision).
+    """
+    if game_file is not None:
+        given = [name for name, value in (("--deck", deck), ("--seed", seed), ("--game", game), ("--deal", deal),
+                                          ("--rules", rules_file), ("--rule", rule), ("--players", players))
+                 if value not in (None, [])]
+        if given:
+            raise UserError(f"a game file holds the whole game: drop {', '.join(given)}")
+        if engine == Engine.numba:
+            raise UserError("a game file replays on the reference engine: drop --engine numba")
+        _trace_game_file(game_file, pretty)
+        return
+    if (deck is None) == (seed is None):
+        raise UserError("give exactly one of --deck FILE and --seed S "
+                        f"({'both were given' if deck is not None else 'neither was given'})")
+    if deal is not None and seed is None:
+        raise UserError("--deal applies only with --seed")
+    if game is not None and seed is None:
+        raise UserError("--game applies only with --seed (with --deck the game index is the match number)")
+    if pretty and engine == Engine.numba:
+        raise UserError("--pretty shows suits, which only the reference engine keeps: drop --engine numba")
+    rules = load_rules_option(rules_file, rule, players)
+    seats = load_seats(strategies, rules)
+    if seed is not None:
+        run_seed, first_game, decks = seeded_match(seed, game, deal, rules)
+        matches = [(first_game, decks)]
+    else:
+        run_seed = 0
+        matches = list(enumerate(load_deck_matches(deck, rules)))
+    symbols = suit_symbols_ok()
+    for i, (game_index, decks) in enumerate(matches):
+        result = play_match(engine, decks, rules, seats, run_seed, game_index)
+        if pretty:
+            lines = pretty_lines(result, rules, seats, run_seed, game_index, symbols)
+            if i:
+                lines.insert(0, "")
+        else:
+            lines = trace_lines(result.events)
+        sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
+
+
+def _trace_game_file(path: str, pretty: bool) -> None:
+    """The trace of a game file (up to its last decision when the game was left unfinished)."""
+    from idiotsim.table import gamefile
+    record = gamefile.load(path)
+    events, result = gamefile.replay(record)
+    if not pretty:
+        lines = trace_lines(events)
+    else:
+        seats = [SimpleNamespace(label=label) for label in record.seats]
+        lines = pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok())
+        if not result.finished:
+            lines.append("(the game file ends here: the game was left unfinished)")
+    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
+    sys.stdout.flush()
+
+
+def run(
+    out: OutOpt,
+    players: PlayersOpt = None,
+    strategies: StrategiesOpt = "basic",
+    games: Annotated[Optional[int], typer.Option("--games", "-g", metavar="G",
+                                                 help="Number of games (with --decks: defaults to all).")] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Run seed (decks and stochastic strategies).")] = 0,
+    decks_file: Annotated[Optional[str], typer.Option(
+        "--decks", metavar="FILE", help="Play these decks (one per line, `rounds` lines per game) in order.")] = None,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+    threads: ThreadsOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace results already in --out.")] = False,
+    cluster: ClusterOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Play games on the numba engine; one Parquet row per game; print a placement table."""
+    from idiotsim.runs import runner
+    rules = load_rules_option(rules_file, rule, players)
+    seats = load_seats(strategies, rules)
+    check_seed(seed)
+    set_threads(threads)
+    runner.check_out_dir(Path(out), force)
+    decks = None
+    if decks_file is not None:
+        matches = load_deck_matches(decks_file, rules)
+        decks = [d for match in matches for d in match]
+        games = len(matches) if games is None else games
+        if games > len(matches):
+            raise UserError(f"--games {games} but {decks_file} holds only {len(matches)} game(s)")
+    elif games is None:
+        raise UserError("give --games G (or --decks FILE)")
+    check_games(games)
+    executor = executor_from_flags(cluster, workers)
+    check_out_folder(out)
+    with executor:
+        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor,
+                                warm_up=_import_seat_table)
+    print_seat_table(result_dir, rules.players)
+    if cluster is None and workers is None:  # a Dask cluster's processes are left to the usual exit
+        quick_exit_when_done()
+
+
+def _import_seat_table() -> None:
+    import idiotsim.cli.render  # noqa: F401 (rich: imported on the writer thread while the games play)
+
+
+def print_seat_table(out_dir, players: int) -> None:
+    from idiotsim.cli.render import print_placements
+    from idiotsim.runs.game_results import scan, seat_table
+    print_placements(seat_table(scan(out_dir), players), out_dir)
+
+
+def deal(
+    players: PlayersOpt = None,
+    seed: RunSeedOpt = 0,
+    games: GamesOpt = 1,
+    first_game: Annotated[int, typer.Option("--first-game", metavar="I", help="Index of the first game.")] = 0,
+    rules_file: RulesFileOpt = None,
+    rule: RuleOpt = None,
+) -> None:
+    """Print the decks that `run --seed S` plays, one per line (rounds lines per game)."""
+    from idiotsim.runs.runner import deal_lines
+    rules = load_rules_option(rules_file, rule, players)
+    check_seed(seed)
+    check_games(games)
+    check_game(first_game, "--first-game")
+    for line in deal_lines(rules, seed, games, first_game):
+        sys.stdout.write(line + "\n")

@@ -1,0 +1,237 @@
+"""Python entry points to the numba engine: batches of games and single traced games."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from numba import types
+from numba.core.types.function_type import CompileResultWAP
+
+from idiotsim.engine import kernels as en
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import RANK_NAMES
+from idiotsim.errors import IllegalMoveError, UserError
+from idiotsim.game.reference import illegal_message
+from idiotsim.game.rules import Rules
+from idiotsim.game.basic_player import decide as basic_decide
+from idiotsim.game.moves import SIG, compiled
+
+SOURCE_NAMES = ("hand", "faceup", "blind", "talon")
+# play_batch releases the GIL (a results file is written meanwhile: chunks.write_behind) but runs one
+# batch at a time, as it did under the GIL: numba's workqueue threading layer aborts on concurrent use
+# (a Dask worker with several threads).
+ENGINE_LOCK = threading.Lock()
+
+
+def rules_header(rules: Rules) -> np.ndarray:
+    header = np.zeros(ob.OBS_SIZE, dtype=np.int64)
+    ob.rules_to_header(rules, header)
+    return header
+
+
+def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
+    """The strategies without repeats (same decision function and knobs) and, for each given
+    strategy, its index among them. Seats that play the same strategy then call the same
+    tuple entry, which keeps the engine's dispatch predictable."""
+    index_of: dict = {}
+    distinct, index = [], []
+    for s in strategies:
+        key = (id(s.decide), s.params.tobytes())
+        if key not in index_of:
+            index_of[key] = len(distinct)
+            distinct.append(s)
+        index.append(index_of[key])
+    return distinct, np.array(index, dtype=np.int64)
+
+
+def strategy_inputs(strategies, by_address: bool = False) -> tuple:
+    """The strategy tuple (padded to MAX_STRATEGIES; with `by_address` every entry an AddressEntry,
+    for one-game calls), which of them are `basic` (the engine plays those inline: engine.SEAT_BASIC)
+    and the knob matrix, one row per strategy."""
+    python = [s.label for s in strategies if plays_in_python(s)]
+    if python:
+        raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
+                        "drop --engine numba")
+    if len(strategies) > en.MAX_STRATEGIES:
+        raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
+    decides = [compiled(s.decide) for s in strategies]  # called through their native entry points
+    seated = [address_entry(d) for d in decides] if by_address else decides
+    fns = tuple(seated) + (address_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
+    is_basic = np.zeros(en.MAX_STRATEGIES, dtype=np.int8)
+    is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
+    width = max([len(s.params) for s in strategies] + [1])
+    params = np.zeros((en.MAX_STRATEGIES, width), dtype=np.float64)
+    for i, s in enumerate(strategies):
+        params[i, : len(s.params)] = s.params
+    return fns, is_basic, params
+
+
+class AddressEntry:
+    """A decision function as an entry of the engine's strategy table by its compiled code's
+    address, looked up once, and its numba type, made once. Handed a dispatcher, numba types it and
+    looks up two of its addresses at every call, about 0.18 ms an entry: the 32 entries of a table
+    of dispatchers cost about 6 ms a call, more than a traced game takes. So the padding entries of
+    every table are address entries, and so are the seated entries of a traced game (one game a
+    call: `trace_game`). A batch's seated entries stay dispatchers, which the engine calls at their
+    native entry points (through this entry's C wrapper a cheap strategy's games take 10% longer)."""
+
+    _numba_type_ = types.FunctionType(SIG)
+
+    def __init__(self, decide):
+        self.decide = decide  # kept: the address is of its code
+        self.address = CompileResultWAP(decide.overloads[tuple(SIG.args)]).address
+
+    def __wrapper_address__(self) -> int:
+        return self.address
+
+
+_ADDRESS_ENTRIES: dict = {}
+
+
+def address_entry(decide) -> AddressEntry:
+    """The one AddressEntry of a compiled decision function."""
+    entry = _ADDRESS_ENTRIES.get(id(decide))
+    if entry is None or entry.decide is not decide:
+        entry = _ADDRESS_ENTRIES[id(decide)] = AddressEntry(decide)
+    return entry
+
+
+def deck_matrix(decks, rules: Rules) -> np.ndarray:
+    if decks is None or len(decks) == 0:
+        return np.zeros((0, rules.num_cards), dtype=np.int64)
+    return np.ascontiguousarray(np.stack(decks).astype(np.int64))
+
+
+def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating, decks=None,
+                block: int = 256) -> dict:
+    """Play games on the numba engine, seat s of game i playing ``strategies[seating[i, s]]``.
+
+    Game i shuffles its decks from (seed, deal_ids[i]) unless `decks` (rounds rows per
+    game, in order) is given; its strategies draw from (seed, game_ids[i]) streams.
+    Raises IllegalMoveError naming the first game (in order) with an illegal move.
+    """
+    if any(plays_in_python(s) for s in strategies):
+        return play_seated_reference(rules, strategies, seed, game_ids, deal_ids, seating, decks)
+    distinct, index = distinct_strategies(strategies)
+    fns, is_basic, params = strategy_inputs(distinct)
+    game_ids = np.ascontiguousarray(game_ids, dtype=np.int64)
+    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int8)
+    engine_seating = engine_seats(index, seating)
+    n_games = len(game_ids)
+    places = np.zeros((n_games, rules.players), dtype=np.int8)
+    actions = np.zeros(n_games, dtype=np.int32)
+    burns = np.zeros(n_games, dtype=np.int16)
+    pickups = np.zeros(n_games, dtype=np.int16)
+    stalled = np.zeros(n_games, dtype=np.int8)
+    errors = np.zeros(n_games, dtype=np.int64)
+    with ENGINE_LOCK:
+        en.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating,
+                      deck_matrix(decks, rules), block, places, actions, burns, pickups, stalled, errors)
+    bad = np.flatnonzero(errors)
+    if len(bad):
+        i = int(bad[0])
+        seat = int(errors[i] % 16)
+        label = strategies[seating[i, seat]].label
+        raise IllegalMoveError(illegal_message(label, seat, int(game_ids[i]), seed, int(errors[i] // 16)))
+    return dict(places=places, actions=actions, burns=burns, pickups=pickups, stalled=stalled.astype(bool))
+
+
+def engine_seats(index: np.ndarray, seating: np.ndarray) -> np.ndarray:
+    """``index[seating]`` as int8 (the engine's strategy of each seat), without numpy's intp copy of the
+    seating that fancy indexing makes: for a chunk of 500,000 games its 16 MB of fresh memory cost more
+    (page faults: 0.08 s, measured) than the gather itself."""
+    if np.array_equal(index, np.arange(len(index))):
+        return seating
+    seats = np.empty_like(seating)
+    for strategy, engine_strategy in enumerate(index.tolist()):
+        np.copyto(seats, engine_strategy, where=seating == strategy, casting="unsafe")
+    return seats
+
+
+def plays_in_python(seat_strategy) -> bool:
+    """A strategy without a compiled decision function (an OpenSpiel bot, say): its games are played
+    on the reference engine, which calls a strategy's Python function."""
+    return not hasattr(seat_strategy.strategy.decide, "signatures")
+
+
+def play_seated_reference(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating, decks=None) -> dict:
+    """`play_seated` on the reference engine, game after game: the same decks, random streams and results."""
+    from idiotsim.game.reference import play_match
+    from idiotsim.game.rng import shuffled_deck
+    n_games = len(game_ids)
+    places = np.zeros((n_games, rules.players), dtype=np.int8)
+    stats = {name: np.zeros(n_games, dtype=dtype) for name, dtype in
+             (("actions", np.int32), ("burns", np.int16), ("pickups", np.int16), ("stalled", bool))}
+    for i, (game, deal) in enumerate(zip(np.asarray(game_ids).tolist(), np.asarray(deal_ids).tolist())):
+        if decks is not None:
+            game_decks = decks[i * rules.rounds: (i + 1) * rules.rounds]
+        else:
+            game_decks = [shuffled_deck(seed, deal, r, rules.decks) for r in range(rules.rounds)]
+        result = play_match(game_decks, rules, [strategies[int(k)] for k in seating[i]], seed, game)
+        places[i] = result.places
+        for name in stats:
+            stats[name][i] = getattr(result, name)
+    return dict(places=places, **stats)
+
+
+def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, decks=None,
+               block: int = 256) -> dict:
+    """Games first_game .. first_game + n_games - 1 with a fixed strategy per seat.
+
+    Game g deals from (seed, g) unless `decks` (rounds x n_games decks, in order) is given.
+    """
+    ids = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    seating = np.tile(np.arange(rules.players, dtype=np.int8), (n_games, 1))
+    return play_seated(rules, seats, seed, ids, ids, seating, decks, block)
+
+
+def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int | None = None,
+               max_events: int | None = None):
+    """One match on the numba engine with recording: (events, observation checksums, places)."""
+    fns, is_basic, params = strategy_inputs(seats, by_address=True)  # one game: see AddressEntry
+    capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
+    log_capacity = capacity + rules.players * rules.rounds
+    state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
+    state[en.RECORD], state[en.TRACE_CAP], state[en.LOG_CAP] = 1, capacity, log_capacity
+    seating = np.arange(rules.players) % len(seats)
+    state[en.SEAT_STRATEGY: en.SEAT_STRATEGY + rules.players] = seating
+    state[en.SEAT_BASIC: en.SEAT_BASIC + rules.players] = is_basic[seating]
+    places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
+    matrix = deck_matrix(decks, rules)
+    if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it
+        en.trace_match.compile(en.TRACE_SIG)
+        en.trace_match.disable_compile()
+    result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
+                            matrix, 0 if len(matrix) else -1, state, places)
+    if result < 0:
+        seat = int(state[en.ERROR_SEAT])
+        raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[en.ERROR])))
+    log_start = en.TRACE + capacity * en.EV_WIDTH
+    trace = state[en.TRACE: log_start].reshape(capacity, en.EV_WIDTH)
+    events = [event_dict(row, rules.players) for row in trace[: state[en.N_EVENTS]]]
+    checksums = state[log_start: log_start + state[en.N_OBS]].view(np.uint64)
+    return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]
+
+
+def _ranks(code: int) -> list:
+    return [RANK_NAMES[code // 169], RANK_NAMES[code // 13 % 13], RANK_NAMES[code % 13]]
+
+
+def event_dict(row, n: int) -> dict:
+    """A recorded event as the docs/trace.md trace dict."""
+    kind, rnd, seat = int(row[0]), int(row[1]), int(row[2])
+    if kind == en.EV_SWAP:
+        return {"round": rnd, "seat": seat, "action": "swap", "faceup": _ranks(int(row[3])), "hand": _ranks(int(row[4]))}
+    if kind == en.EV_PLAY:
+        return {"round": rnd, "seat": seat, "action": "play", "from": SOURCE_NAMES[row[3]],
+                "rank": RANK_NAMES[row[4]], "count": int(row[5]), "burn": bool(row[6])}
+    if kind == en.EV_PICKUP:
+        event = {"round": rnd, "seat": seat, "action": "pickup"}
+        if row[3] >= 0:
+            event.update({"from": SOURCE_NAMES[row[3]], "rank": RANK_NAMES[row[4]]})
+        event["cards"] = int(row[5])
+        return event
+    if kind == en.EV_OUT:
+        return {"round": rnd, "seat": seat, "action": "out", "place": int(row[3])}
+    return {"round": rnd, "action": "end", "places": [int(p) for p in row[3: 3 + n]], "stalled": bool(seat)}

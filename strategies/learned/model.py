@@ -1,0 +1,200 @@
+"""The learned player's model: one flat float64 vector (the `learned` family's weight block, after its
+knobs in ``params``), its file format, and the numba scorer that reads it.
+
+Layout of the vector (offsets from its start):
+
+    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, 0, 0]   the header (HEADER values)
+    swap head: SWAP_FEATURES weights (a linear score of each distinct face-up choice, R6)
+    kind LINEAR: A (STATE_FEATURES x MOVE_FEATURES, row-major), w (MOVE_FEATURES):
+        score(move) = m . (w + s A)                       (s: state part, m: move part)
+    kind MLP: Ws (STATE_FEATURES x hidden), Wm (MOVE_FEATURES x hidden), b (hidden), v (hidden), w (MOVE_FEATURES):
+        score(move) = v . relu(s Ws + m Wm + b) + m . w   (s Ws + b is computed once per decision)
+
+A model file is an ``.npz`` with ``model`` (the vector) and ``meta`` (a JSON text: how it was trained);
+``load_model`` checks the format, the feature layout and the numbers, and reports any problem as one
+UserError line.
+"""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from idiotsim.game.cards import BASIC_KEY
+from idiotsim.errors import UserError
+from idiotsim.jit import kernel
+from idiotsim.strategies.learned.features import MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
+from idiotsim.game.observation import NR
+
+FORMAT = 1.0  # the layout version; a file of another version is refused
+LINEAR, MLP = 0, 1
+KIND_NAMES = {LINEAR: "linear", MLP: "mlp"}
+H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP = range(6)
+HEADER = 8
+MAX_HIDDEN = 1024  # the player's hidden-layer buffers live in its stack frame (idiotsim.engine.memory)
+SWAP_HEAD = HEADER
+
+
+def body_size(kind: int, hidden: int) -> int:
+    if kind == LINEAR:
+        return STATE_FEATURES * MOVE_FEATURES + MOVE_FEATURES
+    return (STATE_FEATURES + MOVE_FEATURES + 2) * hidden + MOVE_FEATURES
+
+
+def model_size(kind: int, hidden: int) -> int:
+    return HEADER + SWAP_FEATURES + body_size(kind, hidden)
+
+
+def basic_swap_head() -> np.ndarray:
+    """Swap weights that choose basic's swap: the face-up cards' places in basic's key."""
+    head = np.zeros(SWAP_FEATURES)
+    head[:NR] = 3 * BASIC_KEY / (NR - 1)
+    return head
+
+
+def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None) -> np.ndarray:
+    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w)."""
+    header = np.zeros(HEADER)
+    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP]] = (FORMAT, kind, hidden, STATE_FEATURES,
+                                                                     MOVE_FEATURES, SWAP_FEATURES)
+    head = basic_swap_head() if swap_head is None else np.asarray(swap_head, np.float64)
+    vector = np.concatenate([header, head, np.asarray(body, np.float64)])
+    if len(vector) != model_size(kind, hidden):
+        raise ValueError(f"a {KIND_NAMES[kind]} body of hidden {hidden} needs {body_size(kind, hidden)} numbers")
+    return vector
+
+
+def with_basic_margin(vector: np.ndarray, margin: float) -> np.ndarray:
+    """The model with `margin` added to basic's move's score (the move part's M_BASIC weight, the last block
+    of either kind): it leaves basic's move only for a move it scores higher by more than the margin."""
+    from idiotsim.strategies.learned.features import M_BASIC
+    out = np.array(vector, np.float64)
+    out[len(out) - MOVE_FEATURES + M_BASIC] += margin
+    return out
+
+
+def basic_model() -> np.ndarray:
+    """A linear model that prefers basic's move (the move part's M_BASIC) and basic's swap."""
+    from idiotsim.strategies.learned.features import M_BASIC
+    body = np.zeros(body_size(LINEAR, 0))
+    body[STATE_FEATURES * MOVE_FEATURES + M_BASIC] = 1.0
+    return pack(LINEAR, 0, body)
+
+
+def write_model_file(path, vector: np.ndarray, meta: dict) -> None:
+    """A model file at `path` (the format `load_model` reads): the same vector and meta give the same bytes.
+    ``idiotsim.learn.train.save_model`` writes one atomically."""
+    check_vector(vector, str(path))
+    text = json.dumps(meta, indent=1, sort_keys=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:  # fixed dates: same bytes every time
+        for name, data in (("model.npy", _npy_bytes(vector)), ("meta.json", text.encode())):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+
+
+def _npy_bytes(vector: np.ndarray) -> bytes:
+    import io
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(vector, np.float64), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def load_model(path) -> tuple[np.ndarray, dict]:
+    """(vector, meta) of a model file; a missing, corrupt or incompatible file is a UserError."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"learned model file {path} does not exist")
+    try:
+        with zipfile.ZipFile(path) as z:
+            import io
+            vector = np.load(io.BytesIO(z.read("model.npy")), allow_pickle=False)
+            meta = json.loads(z.read("meta.json").decode())
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, UnicodeDecodeError) as e:
+        raise UserError(f"learned model file {path} is corrupt: {type(e).__name__}: {e}") from None
+    check_vector(vector, str(path))
+    return vector.astype(np.float64), meta
+
+
+def check_vector(vector: np.ndarray, where: str) -> None:
+    v = np.asarray(vector)
+    if v.ndim != 1 or len(v) < HEADER or v.dtype.kind != "f":
+        raise UserError(f"learned model {where}: not a model vector")
+    if v[H_FORMAT] != FORMAT:
+        raise UserError(f"learned model {where}: format {v[H_FORMAT]:g}, this version reads format {FORMAT:g}")
+    kind, hidden = int(v[H_KIND]), int(v[H_HIDDEN])
+    if kind not in KIND_NAMES or (v[H_STATE], v[H_MOVE], v[H_SWAP]) != (STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES):
+        raise UserError(f"learned model {where}: made for another feature layout (kind {kind}, features "
+                        f"{v[H_STATE]:g}/{v[H_MOVE]:g}/{v[H_SWAP]:g}; this version has "
+                        f"{STATE_FEATURES}/{MOVE_FEATURES}/{SWAP_FEATURES})")
+    if kind == MLP and not 1 <= hidden <= MAX_HIDDEN:
+        raise UserError(f"learned model {where}: {hidden} hidden units, this version plays 1 to {MAX_HIDDEN}")
+    if len(v) != model_size(kind, hidden):
+        raise UserError(f"learned model {where}: {len(v)} numbers, a {KIND_NAMES[kind]} model of hidden {hidden} "
+                        f"has {model_size(kind, hidden)}")
+    if not np.all(np.isfinite(v)):
+        raise UserError(f"learned model {where}: holds numbers that are not finite")
+
+
+# ---- scoring (numba) ---------------------------------------------------------------------------
+
+@kernel
+def state_part(model, at, n, idx, val, pre):
+    """Once per decision, from the state part's non-zero inputs (idx, val)[:n] (`state_inputs`, in
+    increasing index order): for an MLP, pre[:hidden] = s Ws + b; for a linear model, pre[:MOVE_FEATURES]
+    = w + s A. `at`: the model's offset in params. The products are added input by input in index
+    order, so the floats are those of the full sum: a zero input adds nothing."""
+    kind = int(model[at + H_KIND])
+    body = at + HEADER + SWAP_FEATURES
+    if kind == LINEAR:
+        width = MOVE_FEATURES
+        first = body + STATE_FEATURES * MOVE_FEATURES
+    else:
+        width = int(model[at + H_HIDDEN])
+        first = body + (STATE_FEATURES + MOVE_FEATURES) * width
+    for k in range(width):
+        pre[k] = model[first + k]
+    for i in range(n):
+        x = val[i]
+        row = body + idx[i] * width
+        for k in range(width):
+            pre[k] += x * model[row + k]
+
+
+@kernel
+def move_score(model, at, pre, n, idx, val, h):
+    """The score of one move from its move part's non-zero inputs (idx, val)[:n] (`move_inputs`, in
+    increasing index order; pre: `state_part`'s; h: hidden-size scratch)."""
+    kind = int(model[at + H_KIND])
+    score = 0.0
+    if kind == LINEAR:
+        for i in range(n):
+            score += val[i] * pre[idx[i]]
+        return score
+    hidden = int(model[at + H_HIDDEN])
+    wm = at + HEADER + SWAP_FEATURES + STATE_FEATURES * hidden
+    v = wm + MOVE_FEATURES * hidden + hidden
+    w = v + hidden
+    for k in range(hidden):
+        h[k] = pre[k]
+    for i in range(n):
+        x = val[i]
+        score += x * model[w + idx[i]]
+        row = wm + idx[i] * hidden
+        for k in range(hidden):
+            h[k] += x * model[row + k]
+    for k in range(hidden):
+        if h[k] > 0.0:
+            score += h[k] * model[v + k]
+    return score
+
+
+@kernel
+def swap_score(model, at, f):
+    """The swap head's score of one choice (f: its `swap_features`)."""
+    score = 0.0
+    for k in range(SWAP_FEATURES):
+        score += model[at + SWAP_HEAD + k] * f[k]
+    return score

@@ -1,0 +1,216 @@
+"""The strong design and what it brought to the specs (idiotsim.experiments.strong, spec.py, writing.py).
+
+- the strong and the beginner arms are seated and dealt as two paired reports would be: their numbers are
+  exactly those of the paired reports of the same contrasts, and strong minus beginner is their difference;
+- when the two contrasts coincide the difference is exactly 0 on every deal;
+- [[fields]] give every setting their opponents and size, `{players}` the setting's player count;
+- a spec with `check_games` is checked at that reduced size against check/NAME.*, its full-size files
+  only for being there (and for the index, which takes their answer), and the index gains the tips table;
+- malformed fields are one error line naming the field (the coverage of the new interval:
+  tests/analysis/test_coverage.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from idiotsim import experiments as ex
+from idiotsim.experiments.strong import StrongDesign, StrongRow, gap_verdict
+
+STRONG = """\
+title = "small strong test"
+question = "Does holding back copies help a stronger player?"
+design = "strong"
+treatment = "heuristic-tuned-{players}p:max_copies=1"
+control = "heuristic-tuned-{players}p"
+treatment_label = "Holding back copies"
+control_label = "playing every copy"
+opponents = ["basic"]
+players = 3
+games = 480
+seed = 12
+
+[beginner]
+treatment = "heuristic:max_copies=1"
+control = "basic"
+report = "beginner"
+"""
+
+PAIRED = """\
+question = "the same contrast as a paired report"
+treatment = "{treatment}"
+control = "{control}"
+opponents = ["basic"]
+players = 3
+games = 240
+seed = 12
+"""
+
+FIELDS = """
+[[fields]]
+label = "basic opponents"
+opponents = ["basic"]
+games = 960
+
+[[fields]]
+label = "tuned opponents"
+opponents = ["heuristic-tuned-{players}p"]
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def analyse(spec) -> list:
+    design = ex.DESIGNS[spec.design]
+    return design.analyse(design.play(spec, Path("unused")))
+
+
+def test_each_contrast_is_what_its_own_paired_report_finds(tmp_path):
+    """Same seed and deals: the strong arms are the paired report of the strong contrast, the beginner arms
+    that of the beginner contrast (before the Holm adjustment, which differs with the family)."""
+    row = analyse(ex.load_spec(write(tmp_path, "s.toml", STRONG)))[0]
+    strong = analyse(ex.load_spec(write(tmp_path, "a.toml", PAIRED.format(
+        treatment="heuristic-tuned-3p:max_copies=1", control="heuristic-tuned-3p"))))[0]
+    beginner = analyse(ex.load_spec(write(tmp_path, "b.toml", PAIRED.format(
+        treatment="heuristic:max_copies=1", control="basic"))))[0]
+    for mine, theirs in ((row.strong, strong), (row.beginner, beginner)):
+        assert mine.deals == theirs.deals == 40
+        for name in ("place_diff", "win_diff", "idiot_diff"):
+            a, b = getattr(mine, name), getattr(theirs, name)
+            assert (a.mean, a.lo, a.hi, a.p) == (b.mean, b.lo, b.hi, b.p), name
+        assert mine.treatment_place == theirs.treatment_place and mine.control_place == theirs.control_place
+    assert row.gap.mean == pytest.approx(strong.place_diff.mean - beginner.place_diff.mean, abs=1e-12)
+    assert row.beginner.place_diff.mean != 0 and row.strong.place_diff.mean != row.beginner.place_diff.mean
+    assert row.strength.mean == pytest.approx(strong.control_place - beginner.control_place, abs=1e-12)
+    assert row.games == 2 * 40 * 3 * 2
+
+
+def test_coinciding_contrasts_differ_by_exactly_zero(tmp_path):
+    text = STRONG.replace("heuristic-tuned-{players}p", "heuristic")
+    text = text.replace('control = "heuristic"', 'control = "basic"')
+    row = analyse(ex.load_spec(write(tmp_path, "s.toml", text)))[0]
+    assert row.strong.place_diff.mean == row.beginner.place_diff.mean != 0
+    assert (row.gap.mean, row.gap.lo, row.gap.hi) == (0, 0, 0) and row.gap.p == 1.0
+    assert (row.strength.mean, row.strength.lo, row.strength.hi) == (0, 0, 0)
+    assert gap_verdict(row) == "no significant difference from the beginner's answer"
+
+
+def test_fields_give_each_setting_its_opponents_and_size(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "s.toml", STRONG + '[sweep]\nrule = "players"\nvalues = [2, 3]\n' + FIELDS))
+    assert spec.fields == ("basic opponents", "tuned opponents")
+    assert [p.label for p in spec.points] == ["players=2, basic opponents", "players=3, basic opponents",
+                                              "players=2, tuned opponents", "players=3, tuned opponents"]
+    assert [p.opponents for p in spec.points] == [("basic",), ("basic",), ("heuristic-tuned-2p",),
+                                                  ("heuristic-tuned-3p",)]
+    assert [p.treatment for p in spec.points[:2]] == ["heuristic-tuned-2p:max_copies=1",
+                                                      "heuristic-tuned-3p:max_copies=1"]
+    assert all(p.beginner_opponents == ("basic",) for p in spec.points)
+    rows = analyse(spec)
+    assert [r.deals for r in rows] == [120, 80, 60, 40]  # 960 and 480 games of 4 arms x players a deal
+    assert [r.strength is None for r in rows] == [False, False, True, True]
+
+
+def test_a_knob_sweep_sets_the_knob_in_both_treatments(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "s.toml", STRONG + '[sweep]\nknob = "max_copies"\nvalues = [1, 2]\n'))
+    assert [(p.treatment, p.beginner_treatment) for p in spec.points] == [
+        ("heuristic-tuned-3p:max_copies=1", "heuristic:max_copies=1"),
+        ("heuristic-tuned-3p:max_copies=2", "heuristic:max_copies=2")]
+
+
+MALFORMED = [
+    ("beginner missing", STRONG.split("[beginner]")[0], "beginner", "missing"),
+    ("beginner control", STRONG.replace('control = "basic"\n', ""), "beginner.control", "missing"),
+    ("beginner field", STRONG + "colour = 1\n", "beginner.colour", "unknown field"),
+    ("beginner knob", STRONG.replace('"heuristic:max_copies=1"', '"basic"')
+     + '[sweep]\nknob = "max_copies"\nvalues = [1, 2]\n', "sweep.values[0]", "no knob"),
+    ("report name", STRONG.replace('report = "beginner"', 'report = "../x"'), "beginner.report", "report name"),
+    ("field label", STRONG + FIELDS.replace("tuned opponents", "basic opponents"), "fields[1].label", "repeats"),
+    ("field games", STRONG + FIELDS.replace("games = 960", "games = 0"), "fields[0].games", "1.."),
+    ("field opponents", STRONG + FIELDS.replace('["basic"]', '["nobody"]', 1), "fields[0].opponents[0]",
+     "unknown strategy"),
+    ("fields and series", STRONG + '[sweep]\nrule = "players"\nvalues = [2, 3]\n[sweep.series]\nknob = '
+     '"max_copies"\nvalues = [1, 2]\n' + FIELDS, "fields", "series"),
+    ("players mark", STRONG + '[sweep]\nrule = "players"\nvalues = [3, 6]\n', "sweep", "heuristic-tuned-6p"),
+    ("check games", STRONG.replace("seed = 12", "seed = 12\ncheck_games = 0"), "check_games", "1.."),
+]
+
+
+@pytest.mark.parametrize("case,text,fieldname,words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_strong_spec_is_one_error_line_naming_the_field(tmp_path, capsys, case, text, fieldname, words):
+    path = write(tmp_path, "bad.toml", text)
+    code, out, err = run_cli(capsys, "report", path, "--out", tmp_path / "out")
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert str(path) in err and f"field '{fieldname}'" in err and words in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_large_report_is_checked_at_its_reduced_size(tmp_path, capsys, monkeypatch):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    write(specs, "beginner.toml", PAIRED.format(treatment="heuristic:max_copies=1", control="basic"))
+    write(specs, "strong.toml", STRONG.replace("seed = 12", "seed = 12\ncheck_games = 120"))
+    code, _, err = run_cli(capsys, "report", "--all", "--specs-dir", specs)
+    assert code == 0, err
+    assert {p.name for p in (specs / "check").iterdir()} == {"strong.md", "strong.csv", "strong.png"}
+    full, reduced = (specs / "strong.md").read_text(), (specs / "check" / "strong.md").read_text()
+    assert "40 deals" in full and "check/strong.md" in full
+    assert "10 deals" in reduced and "not the shipped numbers" in reduced
+    index = (specs / "README.md").read_text()
+    assert "## The tips at strong play" in index and "[small strong test](strong.md) *" in index
+    answer = next(line for line in full.splitlines() if line.startswith("**Answer.** "))[len("**Answer.** "):]
+    assert f"[small strong test](strong.md): {answer} |" in index
+
+    sizes = []
+    play = StrongDesign.play
+    monkeypatch.setattr(StrongDesign, "play", lambda self, spec, out, games=None, **kw:
+                        sizes.append(games) or play(self, spec, out, games=games, **kw))
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0 and "matches its regeneration" in out, out
+    assert sizes == [120]  # the reduced size only
+
+    png = specs / "strong.png"
+    png.write_bytes(png.read_bytes() + b"\0")  # the full-size files are not compared byte for byte
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0, out
+    check_csv = specs / "check" / "strong.csv"
+    check_csv.write_text(check_csv.read_text().replace("0", "1", 1))
+    (specs / "strong.md").unlink()
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    listed = [line.strip() for line in out.splitlines()[1:]]
+    assert code == 1 and listed == [str(specs / name) for name in ("README.md", "check/strong.csv", "strong.md")], out
+
+
+def _row(strong: tuple, beginner: tuple, gap: tuple) -> StrongRow:
+    from idiotsim.experiments.paired_design import PairedRow
+    from idiotsim.analysis.stats import Interval
+
+    def interval(mean_lo_hi):
+        mean, lo, hi = mean_lo_hi
+        p = 0.001 if lo > 0 or hi < 0 else 0.5
+        return Interval(mean, lo, hi, (hi - lo) / 2, p, p_holm=p)
+
+    def paired(x):
+        fields = {f.name: None for f in PairedRow.__dataclass_fields__.values()}
+        return PairedRow(**{**fields, "place_diff": interval(x)})
+    return StrongRow(paired(strong), paired(beginner), interval(gap), None)
+
+
+@pytest.mark.parametrize("strong,beginner,words", [
+    ((-0.01, -0.015, -0.005), (-0.05, -0.06, -0.04), "smaller at strong play"),
+    ((-0.08, -0.09, -0.07), (-0.05, -0.06, -0.04), "larger at strong play"),
+    ((0.03, 0.02, 0.04), (-0.05, -0.06, -0.04), "reversed at strong play"),
+    ((0.001, -0.01, 0.01), (-0.05, -0.06, -0.04), "gone at strong play"),
+    ((-0.05, -0.06, -0.04), (0.001, -0.01, 0.01), "only at strong play"),
+])
+def test_the_verdict_says_how_the_strong_answer_differs(strong, beginner, words):
+    differs = _row(strong, beginner, (0.04, 0.03, 0.05))
+    assert gap_verdict(differs) == f"the strong-play answer differs from the beginner's: {words}"
+    same = _row(strong, beginner, (0.04, -0.01, 0.09))
+    assert gap_verdict(same) == "no significant difference from the beginner's answer"

@@ -1,0 +1,100 @@
+"""The PettingZoo AEC environment (idiotsim.interop.pettingzoo): PettingZoo's own tests, seeded resets as
+`idiotsim trace` deals, agents removed as they go out, the render of `trace --pretty`."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from idiotsim.game.trace import pretty_lines
+from idiotsim.interop import actions as act
+from idiotsim.interop.pettingzoo import env, raw_env
+from idiotsim.game.reference import play_match
+from idiotsim.game.rng import shuffled_deck
+from idiotsim.game.rules import Rules
+from idiotsim.engine.batches import trace_game
+from idiotsim.strategies.loading import load_strategy
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's advice for dict observations
+
+
+@pytest.mark.parametrize("rules", [{"players": 3}, {"players": 2, "rounds": 2, "chance": True}])
+def test_pettingzoo_api_test(rules):
+    api_test(env(action_limit=60, **rules), num_cycles=400)
+
+
+def test_pettingzoo_seed_test():
+    seed_test(lambda: env(players=3, action_limit=60), num_cycles=200)
+
+
+def play_basic(e) -> None:
+    """basic at every seat, from each agent's observation (its project observation and hand)."""
+    basic = load_strategy("basic")
+    while e.agents:
+        agent = e.agent_selection
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        vector = observation["observation"]
+        obs, hand = vector[:-14].copy(), vector[-14:-1].copy()
+        move = int(basic.decide.py_func(obs, hand, basic.params, np.zeros(1, np.uint64)))
+        action = act.to_action(int(obs[0]), move)
+        assert observation["action_mask"][action] == 1, agent
+        e.step(action)
+
+
+def test_a_seeded_reset_deals_the_game_of_idiotsim_trace_and_the_next_reset_the_next_game():
+    rules = Rules(players=4)
+    e = raw_env(players=4)
+    for seed, game in ((7, 0), (None, 1), (None, 2)):
+        e.reset(seed=seed)
+        play_basic(e)
+        events, _, _ = trace_game(rules, [load_strategy("basic")], 7, game)
+        assert e.table.trace() == events, game
+    e.reset(options={"game": 1})
+    assert e.game == 1 and e.table.deck == list(shuffled_deck(7, 1, 0, 1))
+
+
+def test_agents_are_removed_as_they_go_out_with_their_place_as_reward():
+    e = raw_env(players=4)
+    e.reset(seed=3)
+    basic = load_strategy("basic")
+    rewards, left = {}, []
+    while e.agents:
+        observation, reward, terminated, _, _ = e.last()
+        if terminated:
+            rewards[e.agent_selection] = reward
+            e.step(None)
+            left.append(len(e.agents))
+            continue
+        vector = observation["observation"]
+        move = int(basic.decide.py_func(vector[:-14].copy(), vector[-14:-1].copy(), basic.params,
+                                        np.zeros(1, np.uint64)))
+        e.step(act.to_action(int(vector[0]), move))
+    places = play_match([shuffled_deck(3, 0, 0, 1)], Rules(players=4), [basic] * 4, 3, 0).places
+    assert rewards == {f"player_{s}": (5 - 2 * p) / 3 for s, p in enumerate(places)}
+    assert left[0] == 3  # the first agent out left while three still played
+
+
+def test_render_prints_the_table_as_trace_pretty_does():
+    e = raw_env(players=3, render_mode="ansi")
+    e.reset(seed=5)
+    play_basic(e)
+    basic = load_strategy("basic")
+    seats = [basic.__class__(f"player_{s}", basic.strategy, basic.params) for s in range(3)]
+    result = play_match([shuffled_deck(5, 0, 0, 1)], Rules(players=3), seats, 5, 0)
+    assert e.render() == "\n".join(pretty_lines(result, Rules(players=3), seats, 5, 0))
+
+
+def test_a_random_masked_policy_plays_to_the_end():
+    e = env(players=5, low_rank=9, last_hand_with_faceup=True, action_limit=300)
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        e.step(action)
+        steps += 1
+    assert steps > 20 and not e.agents
