@@ -22,7 +22,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import sampler, search_knobs, pimc as search
 from idiotsim.analysis.replayed_states import decision_positions
@@ -94,14 +94,14 @@ def binding_and_fallbacks(found: list, belief: int, samples: int = 20) -> tuple:
     offsets = sampler.fact_offsets(belief)
     bound = np.array([any(sampler._binding(p["obs"], s, *offsets) for s in range(p["obs"][ob.PLAYERS]))
                       for p in found])
-    pool = np.zeros(en.MAX_CARDS, np.int64)
+    pool = np.zeros(layout.MAX_CARDS, np.int64)
     fell = tried = 0
     for p in (p for p, b in zip(found, bound) if b):
         m = sampler.hidden_pool(p["obs"], p["hand"], pool)
         plan = np.zeros(sampler.PLAN_SIZE, np.int64)
         believed = sampler.plan_samples(p["obs"], pool, m, belief, plan)
         for k in range(samples):
-            st = np.zeros(en.STATE_SIZE, np.int64)
+            st = np.zeros(layout.STATE_SIZE, np.int64)
             dealt = sampler._deal_believed_hands(p["obs"], np.array([k], np.uint64), st, pool.copy(), m,
                                                  plan, *offsets)
             fell += believed != 0 and dealt == 0

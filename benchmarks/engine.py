@@ -3,6 +3,12 @@
     .venv/bin/python benchmarks/engine.py            # everything (a few minutes)
     .venv/bin/python benchmarks/engine.py --quick    # smaller runs, no 10M-game memory run
     .venv/bin/python benchmarks/engine.py --run      # only the breakdown of `idiotsim run` (benchmarks/run.py)
+    .venv/bin/python benchmarks/engine.py --yardstick [--rounds 7]  # only the C yardstick's ratios, 2 and 4 players
+
+The C yardstick: the numba engine's games/s of all-`basic` tables (`play_games`, one thread) against the C
+rollout (benchmarks/c_yardstick/rollout.c, `idiotsim_basic_rollout` with searcher -1) playing each whole
+game from a fresh deal, dealt and swapped by the engine's own code, in one process, in turn (CPU time).
+The two play the same games: their places are checked equal.
 
 Figures are printed, never asserted: targets live in the issues and the README.
 """
@@ -17,7 +23,20 @@ import tempfile
 import time
 from pathlib import Path
 
+import ctypes
+import statistics
+
 import numba
+import numpy as np
+from c_yardstick.build import build
+from numba import njit
+
+from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
+from idiotsim.engine.memory import data_pointer
+from idiotsim.game import observation as ob
+from idiotsim.game.basic_player import play_like_basic
+from idiotsim.game.rng import nb_shuffled_deck
 
 from idiotsim.game.reference import play_match
 from idiotsim.game.rng import shuffled_deck
@@ -42,6 +61,82 @@ def engine_rates(rules, seats, games: int, threads: tuple, repeats: int = 5) -> 
             play_games(rules, seats, 1, 0, games, block=BLOCK)
             best[t] = max(best[t], games / (time.perf_counter() - start))
     return best
+
+
+_ROLLOUT_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
+
+
+def whole_games(basic_rollout):
+    """Games `first` .. of one round, dealt from (seed, game) and swapped as `kernels.play_match` does
+    (every seat `basic`), then played to the end by `basic_rollout` (a ctypes function: numba calls it by
+    its address; compiled per function, uncached) with searcher -1. Places into `places`."""
+    @njit
+    def games(header, seed, first, n_games, places):
+        st = np.zeros(layout.STATE_SIZE, np.int64)
+        sp = data_pointer(st)
+        rng = np.zeros(1, np.uint64)
+        n = header[ob.PLAYERS]
+        n_cards = 52 * header[ob.DECKS]
+        for i in range(ob.HEADER_SIZE):
+            st[i] = header[i]
+        for s in range(n):
+            st[layout.SEAT_BASIC + s] = 1
+        for g in range(n_games):
+            for i in range(layout.GAME, layout.N_OBS + 1):
+                st[i] = 0
+            st[layout.NO_OBSERVER] = 1
+            nb_shuffled_deck(seed, first + g, 0, st[layout.DECK: layout.DECK + n_cards], rng)
+            en.deal(sp, n, n_cards)
+            st[ob.ROUND] = 1
+            for seat in range(n):  # R6, as kernels.play_round
+                en.show_swap(sp, seat)
+                en.apply_swap(sp, seat, play_like_basic(st[:ob.OBS_SIZE], st[layout.HANDS + seat * ob.NR:
+                                                                              layout.HANDS + seat * ob.NR + ob.NR]))
+            en.open_table(sp, n)
+            starter = en.start_play(sp, n, 0)  # the dealer of round 1 is the last seat (R7)
+            basic_rollout(st.ctypes.data, starter, -1)
+            for p in range(n):
+                places[g, p] = st[ob.PLACE + p]
+        return 0
+    return games
+
+
+def yardstick_ratios(players: int, games: int, rounds: int) -> tuple:
+    """(engine games/s per round, C yardstick games/s per round), in turn in this process."""
+    from idiotsim.engine.batches import rules_header
+    numba.set_num_threads(1)
+    rules = Rules(players=players)
+    seats = load_strategies("basic", players)
+    library = ctypes.CDLL(str(build()))
+    c_games = whole_games(_ROLLOUT_FN(ctypes.cast(library.idiotsim_basic_rollout, ctypes.c_void_p).value))
+    header = rules_header(rules)
+    places = np.zeros((games, players), np.int64)
+    c_games(header, 1, 0, 10, places)  # compile
+    played = play_games(rules, seats, 1, 0, games, block=BLOCK)
+    c_games(header, 1, 0, games, places)
+    assert np.array_equal(np.asarray(played["places"], np.int64), places)  # the same games
+    engine, yardstick = [], []
+    for r in range(rounds):
+        for which in ((0, 1) if r % 2 == 0 else (1, 0)):
+            start = time.process_time()
+            if which == 0:
+                play_games(rules, seats, 1, 0, games, block=BLOCK)
+                engine.append(games / (time.process_time() - start))
+            else:
+                c_games(header, 1, 0, games, places)
+                yardstick.append(games / (time.process_time() - start))
+    return engine, yardstick
+
+
+def print_yardstick(players: int, games: int, rounds: int) -> None:
+    load = os.getloadavg()[0]
+    engine, c = yardstick_ratios(players, games, rounds)
+    ratios = [a / b for a, b in zip(engine, c)]
+    print(f"{players} players, all basic, one thread, {games:,} games x {rounds} rounds (load {load:.2f}): "
+          f"engine {statistics.median(engine):,.0f} games/s (min {min(engine):,.0f}, max {max(engine):,.0f}), "
+          f"C yardstick {statistics.median(c):,.0f} (min {min(c):,.0f}, max {max(c):,.0f}); "
+          f"engine / C {statistics.median(ratios):.3f}x (range {min(ratios):.3f}-{max(ratios):.3f}, "
+          f"best-of {max(engine) / max(c):.3f}x)", flush=True)
 
 
 def reference_rate(rules, seats, games: int) -> float:
@@ -104,9 +199,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller runs; skip the 10M-game memory run")
     parser.add_argument("--run", action="store_true", help="only the breakdown of `idiotsim run`")
+    parser.add_argument("--yardstick", action="store_true", help="only the C yardstick's ratios")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the yardstick race")
     args = parser.parse_args()
     if args.run:
         run_breakdown()
+        return
+    if args.yardstick:
+        for players in (2, 4):
+            print_yardstick(players, 50_000 if args.quick else 200_000, args.rounds)
         return
     games = 100_000 if args.quick else 400_000
     all_threads = numba.config.NUMBA_NUM_THREADS
@@ -124,6 +225,8 @@ def main() -> None:
             print(f"{players:>7} {strategy:>8} {one:>12,.0f} {many:>12,.0f} {many / one:>7.2f}x "
                   f"{ref:>10,.0f} {one / ref:>7,.0f}x", flush=True)
     print(f"threading layer: {numba.threading_layer()}")
+    for players in (2, 4):
+        print_yardstick(players, games // 2, 5)
     start_times()
     run_breakdown()
     run_command(1_000_000)

@@ -33,7 +33,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
@@ -91,7 +91,7 @@ def _phase(states, repeats, phase, actions):
                 before = roll[ob.ACTIONS]
                 places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
                                          search.skips_cycles(search_knobs.POLICY_BASIC))
-                actions[0] += roll[ob.ACTIONS] - before - roll[en.SKIPPED]
+                actions[0] += roll[ob.ACTIONS] - before - roll[layout.SKIPPED]
     return places
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 
@@ -38,4 +38,4 @@ def new_work():
 def seat_views(st):
     """(seat, obs, hand) of a stored state: the deciding seat, its observation and its own hand."""
     seat = st[ob.SEAT]
-    return seat, st[:ob.OBS_SIZE], st[en.HANDS + seat * ob.NR: en.HANDS + seat * ob.NR + ob.NR]
+    return seat, st[:ob.OBS_SIZE], st[layout.HANDS + seat * ob.NR: layout.HANDS + seat * ob.NR + ob.NR]

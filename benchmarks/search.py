@@ -16,13 +16,13 @@ Positions are the TURN decisions of games of `basic` (reference engine, every 2n
   faster: consecutive positions are decisions of one game, so their true rollouts replay the same
   ending, whose branches the CPU's predictor has learned. The true-state row flatters;
 - the search's inner loop (`search.judge_sample` with `basic` rollouts): at each position, fresh samples,
-  and on each every move the search lists played and rolled out (`idiotsim_basic_moves`), sampling
-  included: rollouts/s by the C library (idiotsim.engine.native) and by its numba twin in the same process,
-  and their ratio;
+  and on each every move the search lists played and rolled out, sampling included: rollouts/s on the
+  compact layout (`engine.basic_rounds.basic_moves`, what the search runs) and by the engine's general loop
+  (`kernels.act` and `kernels.play_on_basic`) in the same process, and their ratio (the race against the
+  C the compact rounds were ported from: benchmarks/rollout_race.py);
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128, and the
   rollouts they play per second (sampling included, a sample serving every move) against the engine's
-  games/s: issue 19's "rollouts in the time of one full game" of a whole search (2.36 when it was filed);
-  then K = 128 again in a second process with the numba twins (IDIOTSIM_NATIVE=0), and the ratio.
+  games/s: issue 19's "rollouts in the time of one full game" of a whole search (2.36 when it was filed).
 Times are the process's CPU time (one thread: a loaded machine's waits for a core do not count).
 Figures are printed, never asserted: the targets are in issue 13 (>= 600 decisions/s at K = 128) and
 issue 19 (rollouts from sampled states >= 3.0x the engine's games/s; >= 2,200 decisions/s at K = 128).
@@ -30,10 +30,6 @@ issue 19 (rollouts from sampled states >= 3.0x the engine's games/s; >= 2,200 de
 from __future__ import annotations
 
 import argparse
-import ctypes
-import os
-import subprocess
-import sys
 import time
 
 import numba
@@ -43,8 +39,9 @@ from numba import njit
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
-from idiotsim.engine.native import rollout as native
-from idiotsim.engine.native.build import build
+from idiotsim.engine import basic_rounds
+from idiotsim.engine import kernels as en
+from idiotsim.engine.memory import data_pointer
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.game.rules import Rules
 from idiotsim.strategies.search.sampler import BASIC_MODEL, BASIC_PLAYS, UNIFORM
@@ -97,49 +94,52 @@ def _rollouts(states, repeats, belief):
     return places
 
 
-_MOVES_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
-                             ctypes.c_void_p)
+@njit
+def _general_moves(sample, roll, seat, moves, n, places):
+    """`basic_moves` by the engine's general loop: each move on a copy of the sample, then `play_on_basic`."""
+    for i in range(n):
+        roll[:] = sample
+        nxt = en.act(roll, seat, moves[i])
+        places[i] = en.play_on_basic(roll, nxt, seat)
 
 
-def judge_loop(basic_moves):
-    """The search's inner loop with `basic_moves` (a ctypes function, which numba calls by its address;
-    compiled per function, uncached): each position's pool and plan once, then `repeats` fresh samples
-    (play-fact belief), each judging every listed move. Returns (places summed, rollouts)."""
-    @njit
-    def judge(states, repeats, params):
-        _, (sample, roll, pool, snap, hidden, plan) = new_work()
-        rng = np.zeros(1, np.uint64)
-        moves = np.zeros(search.MAX_MOVES, np.int64)
-        places = np.zeros(search.MAX_MOVES, np.int64)
-        total, rollouts = 0, 0
-        for i in range(states.shape[0]):
-            seat, obs, hand = seat_views(states[i])
-            n = search.list_search_moves(obs, hand, params, moves)
-            m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
-            for _ in range(repeats):
-                search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
-                basic_moves(sample.ctypes.data, seat, moves.ctypes.data, n, places.ctypes.data)
-                total += places[:n].sum()
-                rollouts += n
-        return total, rollouts
-    return judge
+@njit
+def judge_loop(states, repeats, params, compact):
+    """The search's inner loop: each position's pool and plan once, then `repeats` fresh samples (play-fact
+    belief), each judging every listed move, on the compact layout or by the general loop. Returns (places
+    summed, rollouts)."""
+    _, (sample, roll, pool, snap, hidden, plan) = new_work()
+    rng = np.zeros(1, np.uint64)
+    moves = np.zeros(search.MAX_MOVES, np.int64)
+    places = np.zeros(search.MAX_MOVES, np.int64)
+    total, rollouts = 0, 0
+    for i in range(states.shape[0]):
+        seat, obs, hand = seat_views(states[i])
+        n = search.list_search_moves(obs, hand, params, moves)
+        m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
+        for _ in range(repeats):
+            search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
+            if compact:
+                basic_rounds.basic_moves(data_pointer(sample), seat, data_pointer(moves), n, data_pointer(places))
+            else:
+                _general_moves(sample, roll, seat, moves, n, places)
+            total += places[:n].sum()
+            rollouts += n
+    return total, rollouts
 
 
 def inner_loop_rates(states: np.ndarray, repeats: int) -> dict:
-    """Rollouts/s of the search's inner loop by the C library and by its numba twin, alternating."""
-    library = ctypes.CDLL(str(build()))
-    address = ctypes.cast(getattr(library, native.basic_moves.symbol), ctypes.c_void_p).value
-    twin = native.numba_twins()[native.basic_moves.symbol].address
-    loops = {"C": judge_loop(_MOVES_FN(address)), "numba": judge_loop(_MOVES_FN(twin))}
+    """Rollouts/s of the search's inner loop on the compact layout and by the general loop, alternating."""
     params = STRATEGY.params({})
-    results = {name: loop(states[:2], 1, params) for name, loop in loops.items()}
-    best = dict.fromkeys(loops, 0.0)
+    contenders = {"compact": True, "general loop": False}
+    results = {name: judge_loop(states[:2], 1, params, compact) for name, compact in contenders.items()}
+    best = dict.fromkeys(contenders, 0.0)
     for _ in range(3):
-        for name, loop in loops.items():
+        for name, compact in contenders.items():
             start = time.process_time()
-            results[name] = loop(states, repeats, params)
+            results[name] = judge_loop(states, repeats, params, compact)
             best[name] = max(best[name], results[name][1] / (time.process_time() - start))
-    assert results["C"] == results["numba"], results  # the same places from the same samples
+    assert len(set(results.values())) == 1, results  # the same places from the same samples
     return best
 
 
@@ -195,17 +195,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--no-baseline", action="store_true", help="skip the numba twins' decisions (a second process)")
-    parser.add_argument("--decisions-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     numba.set_num_threads(1)
-    if args.decisions_only:
-        return decisions_only(args)
     found = positions(args.players, 20 if args.quick else 60)
     states = np.stack([p["state"] for p in found])
     games = engine_rate(args.players, 50_000 if args.quick else 200_000)
     print(f"{args.players} players, one thread, {len(found)} positions (TURN decisions of basic games); "
-          f"basic rollouts by {native.MODE} ({native.REASON})")
+          "basic rollouts on the compact layout (engine.basic_rounds)")
     print(f"engine, full games of basic:         {games:>12,.0f} games/s")
     repeats = 20 if args.quick else 100
     for belief, label in ((BASIC_PLAYS, "rollouts from sampled states, play-fact belief (the default)"),
@@ -221,33 +217,20 @@ def main() -> None:
     for name, rate in inner.items():
         print(f"{'the search inner loop, ' + name + ' (sampling included):':<64} {rate:>12,.0f} rollouts/s  "
               f"({rate / games:.2f}x the engine's games/s)")
-    print(f"{'the search inner loop, C against numba, same process:':<64} {inner['C'] / inner['numba']:>12.2f}x")
+    print(f"{'the search inner loop, compact against the general loop, same process:':<64} "
+          f"{inner['compact'] / inner['general loop']:>12.2f}x")
     seconds = 5 if args.quick else 20
     for k in (32, 128):
         rate, moves = decision_rate(found, k, seconds)
-        print(decision_line(k, rate, moves, games, native.MODE))
-    if not args.no_baseline:  # the twins serve a process only from its start: a second process
-        child = subprocess.run([sys.executable, __file__, "--decisions-only", "--players", str(args.players)]
-                               + (["--quick"] if args.quick else []), capture_output=True, text=True, check=True,
-                               env={**os.environ, "IDIOTSIM_NATIVE": "0"})
-        print(child.stdout.rstrip())
-        twin_rate = float(child.stdout.split("decisions/s")[0].split()[-1].replace(",", ""))
-        print(f"search decisions, K = 128, C against the numba twins:      {rate / twin_rate:>12.2f}x "
-              "(processes in turn)")
+        print(decision_line(k, rate, moves, games))
 
 
-def decision_line(k: int, rate: float, moves: float, games: float, mode: str) -> str:
+def decision_line(k: int, rate: float, moves: float, games: float) -> str:
     rollouts = rate * k * moves  # the budget: K rollouts per move
-    return (f"search decisions, K = {k:<4} ({mode:>5} rollouts)  {rate:>12,.0f} decisions/s  "
+    return (f"search decisions, K = {k:<4}  {rate:>12,.0f} decisions/s  "
             f"({moves:.1f} moves per searched decision, {rollouts:,.0f} rollouts/s, "
             f"{rollouts / games:.2f}x the engine's games/s)")
 
-
-def decisions_only(args) -> None:
-    found = positions(args.players, 20 if args.quick else 60)
-    games = engine_rate(args.players, 50_000 if args.quick else 200_000)
-    rate, moves = decision_rate(found, 128, 5 if args.quick else 20)
-    print(decision_line(128, rate, moves, games, native.MODE))
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.game.observation import NR
 from idiotsim.game.reference import counts, play_match
@@ -18,16 +18,16 @@ from idiotsim.strategies.toolkit import Strategy
 def state_of_round(rnd, obs) -> np.ndarray:
     """The engine state of a reference-engine round (``reference.Round``) at the decision whose
     observation is `obs` (R5 ranks; suits do not matter, R1)."""
-    st = np.zeros(en.STATE_SIZE, dtype=np.int64)
+    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
     st[: ob.OBS_SIZE] = obs
     for p in rnd.players:
-        st[en.HANDS + p.seat * NR: en.HANDS + p.seat * NR + NR] = counts(p.hand)
+        st[layout.HANDS + p.seat * NR: layout.HANDS + p.seat * NR + NR] = counts(p.hand)
         for k, card in enumerate(p.blind):
-            st[en.BLIND + 3 * p.seat + k] = -1 if card is None else card >> 2
-    st[en.TALON: en.TALON + len(rnd.talon)] = [c >> 2 for c in rnd.talon]
-    st[en.TALON_LEN] = len(rnd.talon)
-    st[en.NEXT_PLACE] = rnd.next_place
-    st[en.PLAYERS_IN] = rnd.players_in()
+            st[layout.BLIND + 3 * p.seat + k] = -1 if card is None else card >> 2
+    st[layout.TALON: layout.TALON + len(rnd.talon)] = [c >> 2 for c in rnd.talon]
+    st[layout.TALON_LEN] = len(rnd.talon)
+    st[layout.NEXT_PLACE] = rnd.next_place
+    st[layout.PLAYERS_IN] = rnd.players_in()
     return st
 
 

@@ -8,6 +8,7 @@ from numba import types
 from numba.core.types.function_type import CompileResultWAP
 
 from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import RANK_NAMES
 from idiotsim.errors import IllegalMoveError, UserError
@@ -46,21 +47,21 @@ def distinct_strategies(strategies) -> tuple[list, np.ndarray]:
 
 def strategy_inputs(strategies, by_address: bool = False) -> tuple:
     """The strategy tuple (padded to MAX_STRATEGIES; with `by_address` every entry an AddressEntry,
-    for one-game calls), which of them are `basic` (the engine plays those inline: engine.SEAT_BASIC)
+    for one-game calls), which of them are `basic` (the engine plays those inline: layout.SEAT_BASIC)
     and the knob matrix, one row per strategy."""
     python = [s.label for s in strategies if plays_in_python(s)]
     if python:
         raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
                         "drop --engine numba")
-    if len(strategies) > en.MAX_STRATEGIES:
-        raise UserError(f"at most {en.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
+    if len(strategies) > layout.MAX_STRATEGIES:
+        raise UserError(f"at most {layout.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]  # called through their native entry points
     seated = [address_entry(d) for d in decides] if by_address else decides
-    fns = tuple(seated) + (address_entry(decides[0]),) * (en.MAX_STRATEGIES - len(strategies))
-    is_basic = np.zeros(en.MAX_STRATEGIES, dtype=np.int8)
+    fns = tuple(seated) + (address_entry(decides[0]),) * (layout.MAX_STRATEGIES - len(strategies))
+    is_basic = np.zeros(layout.MAX_STRATEGIES, dtype=np.int8)
     is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
     width = max([len(s.params) for s in strategies] + [1])
-    params = np.zeros((en.MAX_STRATEGIES, width), dtype=np.float64)
+    params = np.zeros((layout.MAX_STRATEGIES, width), dtype=np.float64)
     for i, s in enumerate(strategies):
         params[i, : len(s.params)] = s.params
     return fns, is_basic, params
@@ -192,11 +193,11 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     fns, is_basic, params = strategy_inputs(seats, by_address=True)  # one game: see AddressEntry
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     log_capacity = capacity + rules.players * rules.rounds
-    state = np.zeros(en.STATE_SIZE + capacity * en.EV_WIDTH + log_capacity, dtype=np.int64)
-    state[en.RECORD], state[en.TRACE_CAP], state[en.LOG_CAP] = 1, capacity, log_capacity
+    state = np.zeros(layout.STATE_SIZE + capacity * layout.EV_WIDTH + log_capacity, dtype=np.int64)
+    state[layout.RECORD], state[layout.TRACE_CAP], state[layout.LOG_CAP] = 1, capacity, log_capacity
     seating = np.arange(rules.players) % len(seats)
-    state[en.SEAT_STRATEGY: en.SEAT_STRATEGY + rules.players] = seating
-    state[en.SEAT_BASIC: en.SEAT_BASIC + rules.players] = is_basic[seating]
+    state[layout.SEAT_STRATEGY: layout.SEAT_STRATEGY + rules.players] = seating
+    state[layout.SEAT_BASIC: layout.SEAT_BASIC + rules.players] = is_basic[seating]
     places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
     matrix = deck_matrix(decks, rules)
     if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it
@@ -205,12 +206,12 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
                             matrix, 0 if len(matrix) else -1, state, places)
     if result < 0:
-        seat = int(state[en.ERROR_SEAT])
-        raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[en.ERROR])))
-    log_start = en.TRACE + capacity * en.EV_WIDTH
-    trace = state[en.TRACE: log_start].reshape(capacity, en.EV_WIDTH)
-    events = [event_dict(row, rules.players) for row in trace[: state[en.N_EVENTS]]]
-    checksums = state[log_start: log_start + state[en.N_OBS]].view(np.uint64)
+        seat = int(state[layout.ERROR_SEAT])
+        raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[layout.ERROR])))
+    log_start = layout.TRACE + capacity * layout.EV_WIDTH
+    trace = state[layout.TRACE: log_start].reshape(capacity, layout.EV_WIDTH)
+    events = [event_dict(row, rules.players) for row in trace[: state[layout.N_EVENTS]]]
+    checksums = state[log_start: log_start + state[layout.N_OBS]].view(np.uint64)
     return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]
 
 
@@ -221,17 +222,17 @@ def _ranks(code: int) -> list:
 def event_dict(row, n: int) -> dict:
     """A recorded event as the docs/trace.md trace dict."""
     kind, rnd, seat = int(row[0]), int(row[1]), int(row[2])
-    if kind == en.EV_SWAP:
+    if kind == layout.EV_SWAP:
         return {"round": rnd, "seat": seat, "action": "swap", "faceup": _ranks(int(row[3])), "hand": _ranks(int(row[4]))}
-    if kind == en.EV_PLAY:
+    if kind == layout.EV_PLAY:
         return {"round": rnd, "seat": seat, "action": "play", "from": SOURCE_NAMES[row[3]],
                 "rank": RANK_NAMES[row[4]], "count": int(row[5]), "burn": bool(row[6])}
-    if kind == en.EV_PICKUP:
+    if kind == layout.EV_PICKUP:
         event = {"round": rnd, "seat": seat, "action": "pickup"}
         if row[3] >= 0:
             event.update({"from": SOURCE_NAMES[row[3]], "rank": RANK_NAMES[row[4]]})
         event["cards"] = int(row[5])
         return event
-    if kind == en.EV_OUT:
+    if kind == layout.EV_OUT:
         return {"round": rnd, "seat": seat, "action": "out", "place": int(row[3])}
     return {"round": rnd, "action": "end", "places": [int(p) for p in row[3: 3 + n]], "stalled": bool(seat)}

@@ -1,38 +1,29 @@
-"""The numba array engine: the rules of ``idiotsim.game.reference``, at C-like speed.
+"""The numba array engine: the rules of ``idiotsim.game.reference``, at C-like speed, and its public round driver.
 
-The whole state of a game is one int64 array ``st`` (layout below), so
-helpers pass one array instead of many (numba passes every array as seven
-machine words, which cost more than the game logic when they were many):
+The whole state of a game is one int64 array ``st`` (``state_layout``), so helpers pass one array instead
+of many (numba passes every array as seven machine words, which cost more than the game logic when they
+were many). Its first section is the public observation (``idiotsim.game.observation``), kept up to date
+incrementally and handed to strategies as it stands. The helpers index the state through its data pointer
+``sp`` (``memory.data_pointer``): numba adds negative-index wraparound code to every array access with a
+signed index, and the round loop makes thousands of them per game.
 
-- ``st[:OBS_SIZE]``: the public observation (``idiotsim.game.observation``), kept
-  up to date incrementally; it *is* the pile (top rank, run length, counts,
-  legal ranks), the face-up cards, the burned cards and every public count,
-  and is handed to strategies as it stands.
-- ``HANDS``: hand counts by seat and rank; a strategy gets only its own row.
-- ``SWAP_FACEUP``: face-up counts while the swap (R6) is still open.
-- ``BLIND``: blind ranks, 3 per seat, -1 once flipped; never shown.
-- ``TALON`` (ranks) with ``TALON_POS`` / ``TALON_LEN``; ``DECK``: the card codes dealt.
-- game scalars (next place, counters, error, event count) and the seat map: each seat's strategy,
-  and whether it is `basic`, whose decision the engine plays inline (SEAT_BASIC).
-- when recording, trace events and observation checksums follow ``STATE_SIZE``.
+The round driver, public for the engine's other users (the search, the learning pipeline, OpenSpiel): a
+round is `deal`, `show_swap`/`seat_decision`/`apply_swap` at every seat, `open_table` and `start_play`, then
+`show_turn`/`seat_decision`/`apply_action` until R18 or R20, then `final_places`; `play_round` and
+`play_match` are that loop, `play_batch` plays many matches in parallel, and `play_on`, `act` and
+`open_round` play a round on from any state (the search's rollouts).
 
-The helpers index the state through its data pointer ``sp``: numba adds
-negative-index wraparound code to every array access with a signed index,
-and the round loop makes thousands of them per game.
+Strategies are first-class functions of one signature (``game.moves.SIG``) passed as a tuple indexed by
+seat, so one cached compile serves every mix. A call through the tuple passes four arrays as 28 machine
+words and cannot be inlined, so `basic` (the reference player, and every report's opponent) is played
+inline instead. Its swap and blind turns are ``game.basic_player.play_like_basic``; its other turns
+(`_basic_turn`, when not recording) go straight from the state to the move's effects: no observation
+handed out, no move check (basic makes only legal moves). A round with `basic` at every seat and nothing
+recorded plays on ``basic_rounds``' compact layout. Each game draws its deck from ``(seed, game index)``
+streams only, so any game can be replayed alone and results do not depend on threads or chunks.
 
-Strategies are first-class functions of one signature (``strategy_api.SIG``)
-passed as a tuple indexed by seat, so one cached compile serves every mix. A call
-through the tuple passes four arrays as 28 machine words and cannot be inlined, so
-`basic` (the reference player, and every report's opponent) is played inline
-instead. Its swap and blind turns are ``toolkit.play_like_basic``; its other
-turns (`_basic_turn`, when not recording) go straight from the state to the
-move's effects: no observation handed out, no move check (basic makes only
-legal moves), about 20% fewer instructions per action.
-Each game draws its deck from ``(seed, game index)`` streams only, so any
-game can be replayed alone and results do not depend on threads or chunks.
-
-With ``record`` on, the engine writes trace events and a checksum of every
-observation it hands out, for comparison with the reference engine.
+With ``record`` on, the engine writes trace events and a checksum of every observation it hands out, for
+comparison with the reference engine.
 """
 from __future__ import annotations
 
@@ -41,7 +32,9 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from idiotsim.engine import basic_rounds
 from idiotsim.engine.memory import add_row, array_at, data_pointer
+from idiotsim.engine.state_layout import (BLIND, BURNS, CYCLE_WATCH_FROM, DECK, ERROR, ERROR_SEAT, EV_END, EV_OUT, EV_PICKUP, EV_PLAY, EV_SWAP, EV_WIDTH, GAME, HANDS, LOG_CAP, MAX_CARDS, MAX_STRATEGIES, NEXT_PLACE, NO_OBSERVER, N_EVENTS, N_OBS, PICKUPS, PLAYERS_IN, POSITION_SIZE, RECORD, SEAT_BASIC, SEAT_STRATEGY, SKIPPED, SRC_TALON, STALLED, STATE_SIZE, STRATEGY_TUPLE, SWAP_FACEUP, TALON, TALON_LEN, TALON_POS, TOTAL_ACTIONS, TRACE, TRACE_CAP)
 from idiotsim.jit import kernel
 
 from idiotsim.game import observation as ob
@@ -51,39 +44,6 @@ from idiotsim.game.rng import SEAT_STREAM, nb_shuffled_deck, nb_stream_key
 from idiotsim.game.basic_player import basic_rank, play_like_basic
 from idiotsim.game.moves import (CHANCE, COUNT_ROW, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE, ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD, ILLEGAL_NOT_LEGAL, ILLEGAL_OPENING, ILLEGAL_SWAP, ILLEGAL_ZERO_COUNT, PICKUP, SIG, legal_mask, legal_now, ranks_present)
 
-MAX_STRATEGIES = 32  # distinct strategies one batch can seat
-STRATEGY_TUPLE = types.UniTuple(types.FunctionType(SIG), MAX_STRATEGIES)
-MAX_CARDS = 104
-
-# ---- state layout (offsets into `st`) ----
-HANDS = OBS_SIZE                          # + seat * NR + rank
-SWAP_FACEUP = HANDS + MAX_PLAYERS * NR    # + seat * NR + rank
-BLIND = SWAP_FACEUP + MAX_PLAYERS * NR    # + seat * 3 + position
-TALON = BLIND + MAX_PLAYERS * 3           # + index
-DECK = TALON + MAX_CARDS                  # + index
-GAME = DECK + MAX_CARDS
-# game scalars, zeroed at the start of every match
-(TALON_POS, TALON_LEN, NEXT_PLACE, PLAYERS_IN, BURNS, PICKUPS, TOTAL_ACTIONS, STALLED, ERROR, ERROR_SEAT,
- N_EVENTS, N_OBS) = range(GAME, GAME + 12)
-# set by the caller: recording switch and capacities, and the strategy tuple index of each seat
-RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
-SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
-# 1 when no observation is handed out (every seat plays `basic` inline, no recording): the facts that
-# only an observation shows and no play depends on (PICKUP_LEGAL, PICKUP_FREE, LACKS, LACKS_FREE) are
-# then not kept: 13% of a game of `basic` players when both kinds were kept
-NO_OBSERVER = GAME + 16
-SEAT_STRATEGY = GAME + 17
-# 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`_basic_turn`, or
-# `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
-# four arrays as 28 words
-SEAT_BASIC = SEAT_STRATEGY + MAX_PLAYERS
-STATE_SIZE = SEAT_BASIC + MAX_PLAYERS
-TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
-
-# trace event records: [kind, round, seat, ...]
-EV_SWAP, EV_PLAY, EV_PICKUP, EV_OUT, EV_END = range(5)
-EV_WIDTH = 16
-SRC_TALON = 3
 
 
 @kernel
@@ -596,6 +556,8 @@ def play_round(fns, params, rngs, st, sp, n, n_cards, dealer, rnd):
     stalled = False
     limit = sp[ob.ACTION_LIMIT]
     inline_turns = sp[RECORD] == 0  # a recording logs every observation handed out, basic's too
+    if inline_turns and sp[NO_OBSERVER]:  # every seat `basic`: the round on the compact layout, to its end
+        stalled = basic_rounds.play_round(sp, starter)  # (PLAYERS_IN 0: the loop below plays nothing)
     while sp[PLAYERS_IN] > 1:  # R18
         if sp[ob.ACTIONS] >= limit:  # R20
             stalled = True
@@ -733,12 +695,6 @@ def trace_match(fns, params, header, seed, game_index, deal_index, decks, first_
 # caller, so the policy is a direct call: a function value passed on to a compiled function would
 # carry its address, and numba cannot cache code holding an address.
 
-# Brent's cycle check starts this many actions into a rollout: shorter rollouts never cycle in
-# practice, and the check costs a few comparisons per action.
-CYCLE_WATCH_FROM = 64
-# The position compared by the cycle check: everything that decides the rest of the round except
-# the action count (R20): see `_same_position`.
-POSITION_SIZE = 1 + (ob.TALON_SIZE + 1 - ob.PILE_TOP) + 2 * NR + MAX_PLAYERS * (3 * NR + 4)
 
 
 @kernel(inline="always")
@@ -873,3 +829,18 @@ def open_round(st, searcher, choice, policy, which, params, rng, left_of_dealer)
             return -1
     open_table(sp, n)
     return start_play(sp, n, left_of_dealer)
+
+
+@kernel
+def _no_policy(obs, hand, params, rng, which):  # never called: `basic` plays inline at every seat
+    return -1
+
+
+@njit(cache=True)
+def play_on_basic(st, seat, searcher):
+    """`play_on` with `basic` inline at every seat, whole cycles skipped: what ``basic_rounds.basic_rollout``
+    plays on its compact layout, by the general loop (the compact rounds' equality test and benchmarks
+    compare the two). Returns the searcher's place."""
+    mark_basic_seats(st, True, True, searcher)
+    return play_on(st, seat, searcher, _no_policy, 0, np.zeros(1), np.zeros(1, np.uint64),
+                   np.zeros(POSITION_SIZE, np.int64), True)

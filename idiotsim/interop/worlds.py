@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS
@@ -46,8 +47,8 @@ def sampled_table(table: Table, seat: int, rng: np.ndarray, obs=None, hand=None)
         raise ValueError("only a decision can be resampled (not the deal, not the end)")
     if obs is None:
         obs, hand = table.observation(seat), table.hand(seat)
-    st = np.zeros(en.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(en.MAX_CARDS, dtype=np.int64)
+    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(layout.MAX_CARDS, dtype=np.int64)
     sampler = sample_deal if table.phase == SWAPPING else sample_state
     if sampler(obs, hand, rng, st, pool) < 0:
         raise RuntimeError("the determinizer found the observation inconsistent")
@@ -62,17 +63,17 @@ def _sampled_play(table: Table, st: np.ndarray) -> Table:
     rnd = new.round
     codes = CardCodes(table.rules.decks)
     rnd.starter, rnd.must_play, rnd.actions = int(st[ob.STARTER]), int(st[ob.MUST_PLAY]), int(st[ob.ACTIONS])
-    rnd.next_place = int(st[en.NEXT_PLACE])
+    rnd.next_place = int(st[layout.NEXT_PLACE])
     rnd.burned = st[ob.BURNED: ob.BURNED + NR].copy()
     for s, player in enumerate(rnd.players):
         player.place = int(st[ob.PLACE + s])
         player.known = st[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR].copy()
-        player.hand = codes.many(st[en.HANDS + s * NR: en.HANDS + (s + 1) * NR])
+        player.hand = codes.many(st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR])
         player.faceup = codes.many(st[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])
-        player.blind = [None if st[en.BLIND + 3 * s + i] < 0 else codes.take(int(st[en.BLIND + 3 * s + i]))
+        player.blind = [None if st[layout.BLIND + 3 * s + i] < 0 else codes.take(int(st[layout.BLIND + 3 * s + i]))
                         for i in range(3)]
     rnd.pile = _pile(st, codes)
-    rnd.talon = [codes.take(int(st[en.TALON + i])) for i in range(int(st[en.TALON_LEN]))]
+    rnd.talon = [codes.take(int(st[layout.TALON + i])) for i in range(int(st[layout.TALON_LEN]))]
     return new
 
 
@@ -102,12 +103,12 @@ def _sampled_swap(table: Table, seat: int, st: np.ndarray) -> Table:
         if s == seat:
             hand, faceup = list(own.hand), list(own.faceup)
         else:
-            hand = codes.many(st[en.HANDS + s * NR: en.HANDS + (s + 1) * NR])
-            faceup = codes.many(st[en.SWAP_FACEUP + s * NR: en.SWAP_FACEUP + (s + 1) * NR])
+            hand = codes.many(st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR])
+            faceup = codes.many(st[layout.SWAP_FACEUP + s * NR: layout.SWAP_FACEUP + (s + 1) * NR])
         deck[3 * n + 3 * s: 3 * n + 3 * s + 3] = faceup
         deck[6 * n + 3 * s: 6 * n + 3 * s + 3] = hand
-        deck[3 * s: 3 * s + 3] = [codes.take(int(st[en.BLIND + 3 * s + i])) for i in range(3)]
-    deck[9 * n:] = [codes.take(int(st[en.TALON + i])) for i in range(int(st[en.TALON_LEN]))]
+        deck[3 * s: 3 * s + 3] = [codes.take(int(st[layout.BLIND + 3 * s + i])) for i in range(3)]
+    deck[9 * n:] = [codes.take(int(st[layout.TALON + i])) for i in range(int(st[layout.TALON_LEN]))]
     new = table.copy()
     new.round = Round(rules, deck, [new.script] * n, list(table.round.rngs), table.round_no, table.dealer,
                       list(table.totals), 0, 0, new.events.append)
@@ -135,14 +136,14 @@ def engine_state(table: Table) -> tuple[np.ndarray, int]:
         raise ValueError("only a table in play has an engine state")
     seat = table.current_seat()
     rnd = table.round
-    st = np.zeros(en.STATE_SIZE, dtype=np.int64)
+    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
     st[:ob.OBS_SIZE] = table.observation(seat)
     for s, player in enumerate(rnd.players):
-        st[en.HANDS + s * NR: en.HANDS + (s + 1) * NR] = table.hand(s)
-        st[en.BLIND + 3 * s: en.BLIND + 3 * s + 3] = [-1 if c is None else c // 4 for c in player.blind]
-    st[en.TALON: en.TALON + len(rnd.talon)] = [c // 4 for c in rnd.talon]
-    st[en.TALON_POS], st[en.TALON_LEN] = 0, len(rnd.talon)
-    st[en.NEXT_PLACE], st[en.PLAYERS_IN] = rnd.next_place, rnd.players_in()
+        st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR] = table.hand(s)
+        st[layout.BLIND + 3 * s: layout.BLIND + 3 * s + 3] = [-1 if c is None else c // 4 for c in player.blind]
+    st[layout.TALON: layout.TALON + len(rnd.talon)] = [c // 4 for c in rnd.talon]
+    st[layout.TALON_POS], st[layout.TALON_LEN] = 0, len(rnd.talon)
+    st[layout.NEXT_PLACE], st[layout.PLAYERS_IN] = rnd.next_place, rnd.players_in()
     return st, seat
 
 
@@ -153,9 +154,9 @@ def play_round_out(st, seat, rng):
     sp = data_pointer(st)
     n = st[ob.PLAYERS]
     params = np.zeros(0, np.float64)
-    while st[en.PLAYERS_IN] > 1 and st[ob.ACTIONS] < st[ob.ACTION_LIMIT]:
+    while st[layout.PLAYERS_IN] > 1 and st[ob.ACTIONS] < st[ob.ACTION_LIMIT]:
         en.show_turn(sp, seat)
-        hand = st[en.HANDS + seat * NR: en.HANDS + seat * NR + NR]
+        hand = st[layout.HANDS + seat * NR: layout.HANDS + seat * NR + NR]
         seat = en.apply_action(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
         if seat < 0:
             return -1

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, types
 
 from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import list_moves_basic_first
@@ -40,11 +41,11 @@ def _record(st, seat, kept, out_obs, out_hand, out_seat):
     for i in range(ob.OBS_SIZE):
         out_obs[kept, i] = st[i]
     for r in range(NR):
-        out_hand[kept, r] = st[en.HANDS + seat * NR + r]
+        out_hand[kept, r] = st[layout.HANDS + seat * NR + r]
     out_seat[kept] = seat
 
 
-COLLECT_SIG = types.int64(en.STRATEGY_TUPLE, types.float64[:, ::1], types.int64[::1], types.int64, types.int64,
+COLLECT_SIG = types.int64(layout.STRATEGY_TUPLE, types.float64[:, ::1], types.int64[::1], types.int64, types.int64,
                           types.int64[::1], types.float64, types.float64, types.int64[:, ::1], types.int64[:, ::1],
                           types.int64[::1])
 
@@ -54,7 +55,7 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
     """Round 1 of game `game` (as `engine.play_match` plays it: deal `game`, seat s plays
     fns[seating[s]]), keeping SWAP decisions with probability swap_share and TURN decisions with more
     than one legal move with probability turn_share. Returns how many were kept, or -1 on an illegal move."""
-    st = np.zeros(en.STATE_SIZE, np.int64)
+    st = np.zeros(layout.STATE_SIZE, np.int64)
     sp = data_pointer(st)
     rngs = np.zeros((ob.MAX_PLAYERS + 1, 1), np.uint64)
     keep_rng = np.zeros(1, np.uint64)
@@ -64,10 +65,10 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
     for i in range(ob.HEADER_SIZE):
         st[i] = header[i]
     for s in range(n):
-        st[en.SEAT_STRATEGY + s] = seating[s]
+        st[layout.SEAT_STRATEGY + s] = seating[s]
         rngs[s, 0] = nb_stream_key(seed, game, SEAT_STREAM + s)
     keep_rng[0] = nb_stream_key(seed, game, KEEP_STREAM)
-    en.nb_shuffled_deck(seed, game, 0, st[en.DECK:en.DECK + n_cards], rngs[n])
+    en.nb_shuffled_deck(seed, game, 0, st[layout.DECK:layout.DECK + n_cards], rngs[n])
     en.deal(sp, n, n_cards)
     sp[ob.ROUND] = 1
     table = en.strategy_table(fns)
@@ -81,10 +82,10 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
             return -1
     en.open_table(sp, n)
     seat = en.start_play(sp, n, 0)  # R7: the dealer of round 1 is seat n - 1
-    while sp[en.PLAYERS_IN] > 1 and sp[ob.ACTIONS] < sp[ob.ACTION_LIMIT]:  # R18, R20
+    while sp[layout.PLAYERS_IN] > 1 and sp[ob.ACTIONS] < sp[ob.ACTION_LIMIT]:  # R18, R20
         en.show_turn(sp, seat)
         if sp[ob.DECISION] == ob.TURN and kept < MAX_KEPT:
-            hand = st[en.HANDS + seat * NR: en.HANDS + seat * NR + NR]
+            hand = st[layout.HANDS + seat * NR: layout.HANDS + seat * NR + NR]
             if list_moves_basic_first(st[:ob.OBS_SIZE], hand, moves) > 1 and _keep(keep_rng, turn_share):
                 _record(st, seat, kept, out_obs, out_hand, out_seat)
                 kept += 1

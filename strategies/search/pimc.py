@@ -28,8 +28,9 @@ from numba import carray, njit
 from numba.extending import overload
 
 from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
-from idiotsim.engine.native.rollout import basic_moves, basic_rollout
+from idiotsim.engine.basic_rounds import basic_moves, basic_rollout
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import basic_turn, list_moves_basic_first, play_all
 from idiotsim.game.basic_player import decide as basic_decide
@@ -62,17 +63,17 @@ SEARCHER_SLOT = N_WEIGHTS  # POLICY_TUNED_SELF: the searcher's seat, after the w
 
 # ---- work arrays: one int64 array per decision, in sections ----
 SAMPLE = 0
-ROLL = SAMPLE + en.STATE_SIZE
-POOL = ROLL + en.STATE_SIZE
-SNAP = POOL + en.MAX_CARDS
-MOVES = SNAP + en.POSITION_SIZE
+ROLL = SAMPLE + layout.STATE_SIZE
+POOL = ROLL + layout.STATE_SIZE
+SNAP = POOL + layout.MAX_CARDS
+MOVES = SNAP + layout.POSITION_SIZE
 PLACE_SUMS = MOVES + MAX_MOVES
 WIN_COUNTS = PLACE_SUMS + MAX_MOVES
 PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
 SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move and sampled state)
 BELIEF = SPENT + 1  # the belief knob's value, read by `determinize`
 HIDDEN = BELIEF + 1  # the decision's hidden pool (`hidden_pool`), built at its first sample
-HIDDEN_BUILT = HIDDEN + en.MAX_CARDS  # 0 until then, then its size + 1
+HIDDEN_BUILT = HIDDEN + layout.MAX_CARDS  # 0 until then, then its size + 1
 PLAN = HIDDEN_BUILT + 1  # the belief's plan of the decision's samples (`plan_samples`), built with the pool
 WORK_SIZE = PLAN + PLAN_SIZE
 
@@ -131,19 +132,19 @@ def copy_state(src, dst):
     s, d = data_pointer(src), data_pointer(dst)  # pointers: no wraparound code per element
     n = s[ob.PLAYERS]
     copy_range(s, d, 0, ob.HEADER_SIZE)
-    for start in (ob.FACEUP, ob.KNOWN, en.HANDS):
+    for start in (ob.FACEUP, ob.KNOWN, layout.HANDS):
         copy_range(s, d, start, n * NR)
     if s[ob.DECISION] == ob.SWAP:
-        copy_range(s, d, en.SWAP_FACEUP, n * NR)
-    for start in (ob.BLIND_PRESENT, en.BLIND):
+        copy_range(s, d, layout.SWAP_FACEUP, n * NR)
+    for start in (ob.BLIND_PRESENT, layout.BLIND):
         copy_range(s, d, start, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE,
                   ob.LACKS, ob.LACKS_FREE):
         copy_range(s, d, start, n)
     copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    copy_range(s, d, en.TALON + s[en.TALON_POS], s[en.TALON_LEN] - s[en.TALON_POS])
-    copy_range(s, d, en.GAME, en.STATE_SIZE - en.GAME)
-    d[en.RECORD] = 0
+    copy_range(s, d, layout.TALON + s[layout.TALON_POS], s[layout.TALON_LEN] - s[layout.TALON_POS])
+    copy_range(s, d, layout.GAME, layout.STATE_SIZE - layout.GAME)
+    d[layout.RECORD] = 0
 
 
 @kernel
@@ -199,7 +200,7 @@ def learned_rollout_params(params):
 
 @kernel(inline="always")
 def _mark_basic_seats(st, policy, searcher):
-    """The seats whose rollout policy is `basic` play it inline (engine.SEAT_BASIC): every seat under
+    """The seats whose rollout policy is `basic` play it inline (layout.SEAT_BASIC): every seat under
     POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF and POLICY_LEARNED_SELF."""
     elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF or policy == POLICY_LEARNED_SELF
     en.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
@@ -219,7 +220,7 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
     with a bool `skip_cycles` (`skips_cycles`, or rollout_place's argument), never a literal; the
     learned player's cycles are never skipped, whatever `skip_cycles` says."""
     _mark_basic_seats(st, policy, searcher)
-    if policy == POLICY_BASIC and skip_cycles:  # the common case, in C (or its numba twin: idiotsim.engine.native)
+    if policy == POLICY_BASIC and skip_cycles:  # the common case, on the compact layout (engine.basic_rounds)
         return basic_rollout(data_pointer(st), seat, searcher)
     return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap,
                       skip_cycles and skips_cycles(policy))
@@ -285,7 +286,7 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     snap = work[SNAP:MOVES]
     if determinize(obs, hand, rng, sample, work, truth, perfect) < 0:
         return -1
-    if policy == POLICY_BASIC and obs[ob.DECISION] != ob.SWAP:  # the common case, in C (idiotsim.engine.native)
+    if policy == POLICY_BASIC and obs[ob.DECISION] != ob.SWAP:  # the common case, on the compact layout (engine.basic_rounds)
         moves, places = work[MOVES:PLACE_SUMS], work[PLACES:SPENT]
         return basic_moves(data_pointer(sample), obs[ob.SEAT], data_pointer(moves), n_moves,
                            data_pointer(places))
@@ -479,7 +480,7 @@ def search_decision(obs, hand, params, rng, truth, perfect):
 @njit(cache=True)
 def true_state(obs):
     """The engine state an observation handed out by the numba engine is the head of."""
-    return carray(data_pointer(obs), en.STATE_SIZE)
+    return carray(data_pointer(obs), layout.STATE_SIZE)
 
 
 def in_compiled_code():
@@ -495,7 +496,7 @@ def _in_compiled_code():
 @njit(cache=True)
 def rollout_place(st, seat, searcher, policy, skip_cycles):
     """The searcher's place when the round in `st` is played on from `seat` by the policy (knob value)."""
-    snap = np.zeros(en.POSITION_SIZE, np.int64)
+    snap = np.zeros(layout.POSITION_SIZE, np.int64)
     return rollout(st, seat, searcher, policy, rollout_params(policy, st[ob.PLAYERS], searcher),
                    np.zeros(1, np.uint64), snap, skip_cycles)
 

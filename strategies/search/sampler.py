@@ -32,7 +32,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.jit import kernel
@@ -115,18 +115,18 @@ def _set_counters(st, obs):
     out = 0
     for s in range(n):
         out += obs[ob.PLACE + s] != 0
-    for i in range(en.GAME, en.STATE_SIZE):
+    for i in range(layout.GAME, layout.STATE_SIZE):
         p[i] = 0
-    st[en.NEXT_PLACE] = out + 1
-    st[en.PLAYERS_IN] = n - out
-    st[en.TALON_POS] = 0
-    st[en.TALON_LEN] = obs[ob.TALON_SIZE]
+    st[layout.NEXT_PLACE] = out + 1
+    st[layout.PLAYERS_IN] = n - out
+    st[layout.TALON_POS] = 0
+    st[layout.TALON_LEN] = obs[ob.TALON_SIZE]
 
 
 @kernel
 def _deal_talon(st, pool, k, size):
     for i in range(size):
-        st[en.TALON + i] = pool[k + i]
+        st[layout.TALON + i] = pool[k + i]
     return k + size
 
 
@@ -138,7 +138,7 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
     the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS). Returns 0, or -1 when the
     observation is inconsistent."""
-    hidden = np.empty(en.MAX_CARDS, np.int64)
+    hidden = np.empty(layout.MAX_CARDS, np.int64)
     plan = np.zeros(PLAN_SIZE, np.int64)
     m = hidden_pool(obs, hand, hidden)
     plan_samples(obs, hidden, m, belief, plan)
@@ -165,7 +165,7 @@ def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan):
     p, o, h = data_pointer(st), data_pointer(obs), data_pointer(hand)
     seat = obs[ob.SEAT]
     for s in range(obs[ob.PLAYERS]):
-        row = en.HANDS + s * NR
+        row = layout.HANDS + s * NR
         if s == seat:
             for r in range(NR):
                 p[row + r] = h[r]
@@ -197,7 +197,7 @@ def _deal_rest(obs, st, pool, k, m, believed):
         unknown = ob.unknown_in_hand(o, s)
         if unknown < 0 or k + unknown > m:
             return -1
-        row = en.HANDS + s * NR
+        row = layout.HANDS + s * NR
         for _ in range(unknown):
             p[row + c[k]] += 1
             k += 1
@@ -205,10 +205,10 @@ def _deal_rest(obs, st, pool, k, m, believed):
         if o[ob.BLIND_PRESENT + i] != 0:
             if k >= m:
                 return -1
-            p[en.BLIND + i] = c[k]
+            p[layout.BLIND + i] = c[k]
             k += 1
         else:
-            p[en.BLIND + i] = -1
+            p[layout.BLIND + i] = -1
     if k + obs[ob.TALON_SIZE] != m:
         return -1
     _deal_talon(p, c, k, obs[ob.TALON_SIZE])
@@ -245,16 +245,16 @@ def _deal_pool(obs, hand, rng, st, pool, m):
     k = 0
     for s in range(n):
         for r in range(NR):
-            st[en.HANDS + s * NR + r] = hand[r] if s == seat else 0
-            st[en.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
+            st[layout.HANDS + s * NR + r] = hand[r] if s == seat else 0
+            st[layout.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
             st[ob.FACEUP + s * NR + r] = 0
         if s != seat:
             for _ in range(3):
-                st[en.HANDS + s * NR + pool[k]] += 1
-                st[en.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
+                st[layout.HANDS + s * NR + pool[k]] += 1
+                st[layout.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
                 k += 2
     for i in range(3 * n):
-        st[en.BLIND + i] = pool[k]
+        st[layout.BLIND + i] = pool[k]
         k += 1
     _deal_talon(st, pool, k, m - k)
     return 0
@@ -294,7 +294,7 @@ def _choose(n: int, k: int) -> float:
 
 # C(n, k) at CHOOSE[n * CHOOSE_ROW + k] for n, k <= MAX_CARDS: a float division costs more than the
 # rest of a sample's arithmetic (the table holds the same bits as the loop: IEEE arithmetic)
-CHOOSE_ROW = en.MAX_CARDS + 1
+CHOOSE_ROW = layout.MAX_CARDS + 1
 CHOOSE = np.array([_choose(n, k) for n in range(CHOOSE_ROW) for k in range(CHOOSE_ROW)])
 
 
@@ -469,7 +469,7 @@ def _add_believed_hands(obs, st, pool, believed):
     k = 0
     for s in range(obs[ob.PLAYERS]):
         if believed >> s & 1:
-            row = en.HANDS + s * NR
+            row = layout.HANDS + s * NR
             for _ in range(ob.unknown_in_hand(obs, s)):
                 st[row + pool[k]] += 1
                 k += 1

@@ -23,7 +23,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import sampler, pimc as search
 from idiotsim.game.observation import NR
@@ -69,15 +69,15 @@ def meets_fact(st, obs, s: int, belief: int) -> bool:
 
 
 def believed_sample(obs, hand, seed: int, belief: int) -> np.ndarray:
-    st = np.zeros(en.STATE_SIZE, np.int64)
-    pool = np.zeros(en.MAX_CARDS, np.int64)
+    st = np.zeros(layout.STATE_SIZE, np.int64)
+    pool = np.zeros(layout.MAX_CARDS, np.int64)
     assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, pool, belief) == 0
     return st
 
 
 def uniform_sample(obs, hand, seed: int) -> np.ndarray:
-    st = np.zeros(en.STATE_SIZE, np.int64)
-    assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, np.zeros(en.MAX_CARDS, np.int64)) == 0
+    st = np.zeros(layout.STATE_SIZE, np.int64)
+    assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, np.zeros(layout.MAX_CARDS, np.int64)) == 0
     return st
 
 
@@ -129,7 +129,7 @@ def believed_arrangements(pos, belief: int) -> Counter:
         rows = iter(others)
         for s in range(obs[ob.PLAYERS]):
             if s != seat:
-                st[en.HANDS + s * NR: en.HANDS + s * NR + NR] = np.frombuffer(next(rows), np.int64)
+                st[layout.HANDS + s * NR: layout.HANDS + s * NR + NR] = np.frombuffer(next(rows), np.int64)
         if all(meets_fact(st, obs, s, belief) for s in range(obs[ob.PLAYERS]) if s != seat):
             kept[(others, blind, talon)] = weight
     return kept
@@ -161,14 +161,14 @@ def small_endgames(belief: int) -> list:
     for g in range(60):
         for pos in decision_positions(Rules(players=3), "basic", SEED, g):
             obs = pos["obs"]
-            m = sampler.hidden_pool(obs, pos["hand"], np.zeros(en.MAX_CARDS, np.int64))
+            m = sampler.hidden_pool(obs, pos["hand"], np.zeros(layout.MAX_CARDS, np.int64))
             if natural is None and 5 <= m <= 7 and binding_seats(obs, belief) and _informative(pos, belief):
                 natural = pos
             others = [s for s in range(3) if s != pos["seat"] and obs[ob.HAND_SIZE + s] > 0]
             known = sum(int(obs[ob.HAND_SIZE + s]) - ob.unknown_in_hand(obs, s) for s in others)
             if two is None and len(others) == 2 and 5 <= m + known <= 7:
                 unknown = without_known_cards(pos, others)
-                pool = np.zeros(en.MAX_CARDS, np.int64)
+                pool = np.zeros(layout.MAX_CARDS, np.int64)
                 ranks = sorted(set(pool[:sampler.hidden_pool(unknown["obs"], pos["hand"], pool)].tolist()))
                 candidate = with_facts(unknown, [(s, 1 << ranks[i % len(ranks)], 0) for i, s in enumerate(others)],
                                        belief)
@@ -214,7 +214,7 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails(belief):
     assert broken > 0
     for pos in found:
         obs = pos["obs"]
-        pool = np.zeros(en.MAX_CARDS, np.int64)
+        pool = np.zeros(layout.MAX_CARDS, np.int64)
         m = sampler.hidden_pool(obs, pos["hand"], pool)
         others = [s for s in range(4) if s != pos["seat"] and ob.unknown_in_hand(obs, s) > 0]
         counts = np.bincount(pool[:m], minlength=NR)
@@ -291,10 +291,10 @@ def test_a_decisions_samples_share_one_pool_and_plan_and_are_sample_states(belie
         work[search.BELIEF] = belief
         shared, alone = np.array([11], np.uint64), np.array([11], np.uint64)
         for _ in range(4):
-            st = np.zeros(en.STATE_SIZE, np.int64)
+            st = np.zeros(layout.STATE_SIZE, np.int64)
             assert search.determinize(obs, hand, shared, st, work, obs, False) == 0
-            expected = np.zeros(en.STATE_SIZE, np.int64)
-            assert sampler.sample_state(obs, hand, alone, expected, np.zeros(en.MAX_CARDS, np.int64), belief) == 0
+            expected = np.zeros(layout.STATE_SIZE, np.int64)
+            assert sampler.sample_state(obs, hand, alone, expected, np.zeros(layout.MAX_CARDS, np.int64), belief) == 0
             assert np.array_equal(st, expected) and shared[0] == alone[0]
         checked += 1
     assert checked >= 10

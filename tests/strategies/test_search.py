@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from test_engine_equality import VARIANTS, compare_game
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.game.basic_player import list_moves_basic_first
@@ -118,25 +118,25 @@ def test_skipped_cycles_give_the_place_of_playing_to_the_action_limit():
         place = search.rollout_place(skipping, pos["seat"], searcher, search_knobs.POLICY_BASIC, True)
         assert place == search.rollout_place(playing, pos["seat"], searcher, search_knobs.POLICY_BASIC, False)
         assert place == pos["places"][searcher]
-        assert playing[en.SKIPPED] == 0
+        assert playing[layout.SKIPPED] == 0
         if playing[ob.ACTIONS] == rules.action_limit:  # still in at the stall (not out before it)
             stalled_seats += 1
             assert skipping[ob.ACTIONS] == rules.action_limit
-            assert skipping[en.SKIPPED] > rules.action_limit // 2
+            assert skipping[layout.SKIPPED] > rules.action_limit // 2
     assert stalled_seats >= 2
 
 
 # ---- determinization -------------------------------------------------------------------------
 
 def sample(obs, hand, seed: int) -> np.ndarray:
-    st = np.zeros(en.STATE_SIZE, np.int64)
-    pool = np.zeros(en.MAX_CARDS, np.int64)
+    st = np.zeros(layout.STATE_SIZE, np.int64)
+    pool = np.zeros(layout.MAX_CARDS, np.int64)
     assert sampler.sample_state(obs, hand, np.array([seed], np.uint64), st, pool) == 0
     return st
 
 
 def hands(st, n):
-    return st[en.HANDS: en.HANDS + n * NR].reshape(n, NR)
+    return st[layout.HANDS: layout.HANDS + n * NR].reshape(n, NR)
 
 
 def hidden_cards(st, seat: int) -> Counter:
@@ -148,8 +148,8 @@ def hidden_cards(st, seat: int) -> Counter:
     for s in range(n):
         if s != seat:
             cards.update({r: int(c) for r, c in enumerate(hands(st, n)[s] - known[s]) if c})
-    cards.update(int(r) for r in st[en.BLIND: en.BLIND + 3 * n] if r >= 0)
-    cards.update(int(r) for r in st[en.TALON + st[en.TALON_POS]: en.TALON + st[en.TALON_LEN]])
+    cards.update(int(r) for r in st[layout.BLIND: layout.BLIND + 3 * n] if r >= 0)
+    cards.update(int(r) for r in st[layout.TALON + st[layout.TALON_POS]: layout.TALON + st[layout.TALON_LEN]])
     return +cards
 
 
@@ -158,19 +158,19 @@ def check_legal_state(st, obs, hand):
     n, decks = obs[ob.PLAYERS], obs[ob.DECKS]
     per_rank = (hands(st, n).sum(axis=0) + st[ob.FACEUP: ob.FACEUP + n * NR].reshape(n, NR).sum(axis=0)
                 + st[ob.PILE_COUNTS: ob.PILE_COUNTS + NR] + st[ob.BURNED: ob.BURNED + NR])
-    for r in st[en.BLIND: en.BLIND + 3 * n]:
+    for r in st[layout.BLIND: layout.BLIND + 3 * n]:
         if r >= 0:
             per_rank[r] += 1
-    for r in st[en.TALON: en.TALON + st[en.TALON_LEN]]:
+    for r in st[layout.TALON: layout.TALON + st[layout.TALON_LEN]]:
         per_rank[r] += 1
     assert per_rank.tolist() == [4 * decks] * NR
     assert (hands(st, n).sum(axis=1) == obs[ob.HAND_SIZE: ob.HAND_SIZE + n]).all()
-    assert ((st[en.BLIND: en.BLIND + 3 * n] >= 0) == (obs[ob.BLIND_PRESENT: ob.BLIND_PRESENT + 3 * n] == 1)).all()
-    assert st[en.TALON_LEN] - st[en.TALON_POS] == obs[ob.TALON_SIZE]
+    assert ((st[layout.BLIND: layout.BLIND + 3 * n] >= 0) == (obs[ob.BLIND_PRESENT: ob.BLIND_PRESENT + 3 * n] == 1)).all()
+    assert st[layout.TALON_LEN] - st[layout.TALON_POS] == obs[ob.TALON_SIZE]
     assert (hands(st, n)[obs[ob.SEAT]] == hand).all()
     assert (hands(st, n) >= st[ob.KNOWN: ob.KNOWN + n * NR].reshape(n, NR)).all()
     assert (st[: ob.OBS_SIZE] == obs).all()
-    assert st[en.PLAYERS_IN] == (obs[ob.PLACE: ob.PLACE + n] == 0).sum()
+    assert st[layout.PLAYERS_IN] == (obs[ob.PLACE: ob.PLACE + n] == 0).sum()
 
 
 def test_samples_are_legal_states_and_the_true_state_is_one_of_them(rules_positions):
@@ -179,7 +179,7 @@ def test_samples_are_legal_states_and_the_true_state_is_one_of_them(rules_positi
     for pos in found:
         obs, hand, seat = pos["obs"], pos["hand"], pos["seat"]
         check_legal_state(pos["state"], obs, hand)  # the helper itself, on the truth
-        pool = np.zeros(en.MAX_CARDS, np.int64)
+        pool = np.zeros(layout.MAX_CARDS, np.int64)
         m = search.hidden_pool(obs, hand, pool)
         assert Counter(pool[:m].tolist()) == hidden_cards(pos["state"], seat)
         for k in range(3):
@@ -202,15 +202,15 @@ def test_sampled_deals_are_deals_that_keep_the_seats_own_six_cards(players, deck
         obs[ob.FACEUP + seat * NR: ob.FACEUP + seat * NR + NR] = np.bincount(
             deck[3 * players + 3 * seat: 3 * players + 3 * seat + 3], minlength=NR)
         hand = np.bincount(deck[6 * players + 3 * seat: 6 * players + 3 * seat + 3], minlength=NR).astype(np.int64)
-        st = np.zeros(en.STATE_SIZE, np.int64)
-        assert sampler.sample_deal(obs, hand, np.array([game], np.uint64), st, np.zeros(en.MAX_CARDS, np.int64)) == 0
+        st = np.zeros(layout.STATE_SIZE, np.int64)
+        assert sampler.sample_deal(obs, hand, np.array([game], np.uint64), st, np.zeros(layout.MAX_CARDS, np.int64)) == 0
         hand_rows = hands(st, players)
-        faceup_rows = st[en.SWAP_FACEUP: en.SWAP_FACEUP + players * NR].reshape(players, NR)
+        faceup_rows = st[layout.SWAP_FACEUP: layout.SWAP_FACEUP + players * NR].reshape(players, NR)
         assert (hand_rows.sum(axis=1) == 3).all() and (faceup_rows.sum(axis=1) == 3).all()
         assert (hand_rows[seat] == hand).all()
         assert (faceup_rows[seat] == obs[ob.FACEUP + seat * NR: ob.FACEUP + seat * NR + NR]).all()
-        blind = st[en.BLIND: en.BLIND + 3 * players]
-        talon = st[en.TALON: en.TALON + st[en.TALON_LEN]]
+        blind = st[layout.BLIND: layout.BLIND + 3 * players]
+        talon = st[layout.TALON: layout.TALON + st[layout.TALON_LEN]]
         assert (blind >= 0).all() and len(talon) == obs[ob.TALON_SIZE]
         per_rank = hand_rows.sum(axis=0) + faceup_rows.sum(axis=0) + np.bincount(
             np.concatenate([blind, talon]), minlength=NR)
@@ -231,12 +231,12 @@ def with_hidden_cards_moved(st, seat: int, rng) -> np.ndarray:
             row = known[s].copy()
             for _ in range(st[ob.HAND_SIZE + s] - known[s].sum()):
                 row[next(it)] += 1
-            other[en.HANDS + s * NR: en.HANDS + s * NR + NR] = row
+            other[layout.HANDS + s * NR: layout.HANDS + s * NR + NR] = row
     for i in range(3 * n):
-        if st[en.BLIND + i] >= 0:
-            other[en.BLIND + i] = next(it)
-    for i in range(st[en.TALON_POS], st[en.TALON_LEN]):
-        other[en.TALON + i] = next(it)
+        if st[layout.BLIND + i] >= 0:
+            other[layout.BLIND + i] = next(it)
+    for i in range(st[layout.TALON_POS], st[layout.TALON_LEN]):
+        other[layout.TALON + i] = next(it)
     return other
 
 
@@ -271,14 +271,14 @@ def arrangement(st, seat: int) -> tuple:
     """Where the hidden cards of a sample lie: the other hands, the blind positions, the talon."""
     n = st[ob.PLAYERS]
     return (tuple(hands(st, n)[s].tobytes() for s in range(n) if s != seat),
-            tuple(st[en.BLIND: en.BLIND + 3 * n]), tuple(st[en.TALON: en.TALON + st[en.TALON_LEN]]))
+            tuple(st[layout.BLIND: layout.BLIND + 3 * n]), tuple(st[layout.TALON: layout.TALON + st[layout.TALON_LEN]]))
 
 
 def exact_arrangements(pos) -> Counter:
     """The probability (times m!) of every arrangement under a uniform shuffle of the pool: deal
     each ordering of the pool as `sample_state` deals it."""
     obs, hand, seat = pos["obs"], pos["hand"], pos["seat"]
-    pool = np.zeros(en.MAX_CARDS, np.int64)
+    pool = np.zeros(layout.MAX_CARDS, np.int64)
     m = search.hidden_pool(obs, hand, pool)
     counts = Counter()
     st = sample(obs, hand, 0)
@@ -290,12 +290,12 @@ def exact_arrangements(pos) -> Counter:
                 row = obs[ob.KNOWN + s * NR: ob.KNOWN + s * NR + NR].copy()
                 for _ in range(obs[ob.HAND_SIZE + s] - row.sum()):
                     row[next(cards)] += 1
-                dealt[en.HANDS + s * NR: en.HANDS + s * NR + NR] = row
+                dealt[layout.HANDS + s * NR: layout.HANDS + s * NR + NR] = row
         for i in range(3 * obs[ob.PLAYERS]):
             if obs[ob.BLIND_PRESENT + i]:
-                dealt[en.BLIND + i] = next(cards)
+                dealt[layout.BLIND + i] = next(cards)
         for i in range(obs[ob.TALON_SIZE]):
-            dealt[en.TALON + i] = next(cards)
+            dealt[layout.TALON + i] = next(cards)
         counts[arrangement(dealt, seat)] += 1
     return counts
 
@@ -312,7 +312,7 @@ def test_samples_are_uniform_on_small_endgames():
     endgames = []
     for g in range(40):
         for pos in decision_positions(Rules(players=3), "basic", SEED, g):
-            m = search.hidden_pool(pos["obs"], pos["hand"], np.zeros(en.MAX_CARDS, np.int64))
+            m = search.hidden_pool(pos["obs"], pos["hand"], np.zeros(layout.MAX_CARDS, np.int64))
             if 5 <= m <= 7:
                 exact = exact_arrangements(pos)
                 if len(exact) >= 4:
@@ -464,7 +464,7 @@ def test_both_engines_play_search_alike(case, fields, players):
 
 def test_unrecorded_games_keep_the_facts_the_search_reads():
     """A seat that is not `basic` is handed observations, so a batch (not recorded) keeps the facts
-    (engine.NO_OBSERVER is 0): the search with the play-fact belief plays the same games there as in a
+    (layout.NO_OBSERVER is 0): the search with the play-fact belief plays the same games there as in a
     recorded game (trace_game), which keeps every fact; with the facts left out its samples, and
     then some of its moves, would differ."""
     rules = Rules(players=4)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
@@ -45,7 +45,7 @@ def learned_rollout(pos, searcher, model: int) -> int:
     params = STRATEGY.params({"policy": search_knobs.POLICY_LEARNED_SELF, "rollout_model": model})
     st = pos["state"].copy()
     return search.rollout(st, pos["seat"], searcher, search_knobs.POLICY_LEARNED_SELF, search.learned_rollout_params(params),
-                          np.zeros(1, np.uint64), np.zeros(en.POSITION_SIZE, np.int64), True)
+                          np.zeros(1, np.uint64), np.zeros(layout.POSITION_SIZE, np.int64), True)
 
 
 def test_a_learned_rollout_plays_the_game_the_learned_seat_played():

@@ -1,4 +1,9 @@
-"""Compile idiotsim's C kernels, once per source, layout, compiler and CPU, into the user's cache.
+"""The C yardstick of the engine's benchmarks: compile rollout.c, once per source, layout, compiler and CPU.
+
+rollout.c is the search's `basic` rollouts in C that the project shipped until December 2026. Its numba
+port (``idiotsim.engine.basic_rounds``) replaced it, as fast or faster (README, "Design"); the C stays here,
+outside the package, as the same-process yardstick of benchmarks/engine.py (--yardstick) and
+benchmarks/rollout_race.py. Nothing in the package or the tests builds or loads it.
 
 The C source takes every constant it shares with the Python code (the state's offsets, the rank ids,
 the capacities) as -D flags read here from the modules that define them, so the layout keeps one home
@@ -14,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import HAND_TARGET, JACK, NUM_RANKS, SIX, TEN, TWO
 from idiotsim.game.moves import CHANCE, PICKUP
@@ -31,14 +36,14 @@ OFF_OBSERVATION = ("PLAYERS", "FACEUP", "PLACE", "HAND_SIZE", "FACEUP_SIZE", "BL
 
 
 class BuildError(Exception):
-    """The C library could not be built (no compiler, or it failed): the numba path serves instead."""
+    """The C library could not be built (no compiler, or it failed)."""
 
 
 def defines() -> dict[str, int]:
-    values = {f"OFF_{name}": getattr(en, name) for name in OFF_ENGINE}
+    values = {f"OFF_{name}": getattr(layout, name) for name in OFF_ENGINE}
     values.update({f"OFF_{name}": getattr(ob, name) for name in OFF_OBSERVATION})
     values.update(NR=NUM_RANKS, RANK_TWO=TWO, RANK_SIX=SIX, RANK_TEN=TEN, RANK_JACK=JACK, HAND_TARGET=HAND_TARGET,
-                  CYCLE_WATCH_FROM=en.CYCLE_WATCH_FROM, ACTION_PICKUP=PICKUP, ACTION_CHANCE=CHANCE, MAX_PLAYERS=MAX_PLAYERS, MAX_CARDS=en.MAX_CARDS)
+                  CYCLE_WATCH_FROM=layout.CYCLE_WATCH_FROM, ACTION_PICKUP=PICKUP, ACTION_CHANCE=CHANCE, MAX_PLAYERS=MAX_PLAYERS, MAX_CARDS=layout.MAX_CARDS)
     return values
 
 
@@ -62,7 +67,7 @@ def host_cpu() -> str:
 def library_path(cc: str) -> Path:
     digest = hashlib.sha256(SOURCE.read_bytes())
     digest.update("\0".join(command(cc, Path("out")) + [host_cpu()]).encode())
-    return cache_root() / f"native-{digest.hexdigest()[:16]}" / "rollout.so"
+    return cache_root() / f"c-yardstick-{digest.hexdigest()[:16]}" / "rollout.so"
 
 
 def build() -> Path:

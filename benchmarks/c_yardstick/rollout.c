@@ -1,16 +1,17 @@
-/* The search's rollouts with `basic` at every seat, in C: `idiotsim.engine.kernels.play_on`'s loop (R13-R18,
+/* The C yardstick (benchmarks only; the package plays these rounds in numba: idiotsim.engine.basic_rounds): the search's rollouts with `basic` at every seat, in C: `idiotsim.engine.play_on`'s loop (R13-R18,
  * R20, V1/V2, V5, V6, V7, V9-V11) on a compact copy of the round, `engine._basic_turn` at every seat.
  *
- * The engine keeps a round as one int64 array (idiotsim.engine.kernels's layout) with the public observation
+ * The engine keeps a round as one int64 array (idiotsim.engine's layout) with the public observation
  * kept up to date for strategies; a rollout of `basic` players needs none of that. Here a seat's hand
  * and face-up counts are 16 bytes each, so the ranks present are one vector compare, a pickup one vector
  * add, the cycle check one memcmp, and a copy of the round for the next move a few hundred bytes.
  * The state's offsets and every constant shared with Python come as -D flags from
- * idiotsim.engine.native.build, which reads them from the Python modules: they keep one home.
+ * benchmarks/c_yardstick/build.py, which reads them from the Python modules: they keep one home.
  *
  * idiotsim_basic_rollout(st, seat, searcher): the round in `st` played on from `seat` to act until the
  *   place of `searcher` is decided; returns that place and writes every place, NEXT_PLACE, PLAYERS_IN,
  *   ACTIONS and SKIPPED back into `st` as `play_on` leaves them (nothing else of `st` is written).
+ *   With searcher -1 the whole round is played (returning 0): the engine benchmark's C yardstick.
  * idiotsim_basic_moves(st, seat, moves, n_moves, places): for each move, `seat`'s move played on a copy
  *   of the round in `st` (as `engine.act` plays it) and then `idiotsim_basic_rollout`'s rollout:
  *   places[i], the seat's place after moves[i]; `st` is not written. Returns 0, or -1 on an illegal move.
@@ -357,7 +358,8 @@ static int play_on(const Table *t, Round *r, int seat, int searcher) {
     size_t compared = position_size(t->n);
     int64_t watch_from = r->actions + CYCLE_WATCH_FROM;
     int64_t power = 1, lam = 0;
-    const Seat *searching = &r->seats[searcher];
+    static const Seat whole_round; /* searcher -1: a place never decided, the whole round (benchmarks/engine.py) */
+    const Seat *searching = searcher >= 0 ? &r->seats[searcher] : &whole_round;
     while (r->players_in > 1 && searching->place == 0) { /* R18 */
         if (r->actions >= watch_from) {
             r->turn = (int8_t)seat;
