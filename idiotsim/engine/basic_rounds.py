@@ -398,12 +398,6 @@ def _final_places(t, r, q):
 
 
 @kernel(inline="always")
-def _copy_scalars(to_q, frm_q):
-    for at in range(R_LEGAL, R_PICKUPS + 8, 8):
-        _i64(to_q, at)[0] = _i64(frm_q, at)[0]
-
-
-@kernel(inline="always")
 def _copy_round(to, to_q, frm, frm_q, n):
     _copy_bytes(to, frm, _position_size(n))
     for at in range(R_LEGAL, R_SKIPPED + 8, 8):
@@ -469,12 +463,10 @@ def _store(t, r, q, sp):
 
 
 @kernel
-def _play_on(t, r, round_q, seat, searcher):
+def _play_on(t, r, q, seat, searcher):
     """`kernels.play_on` with `basic` at every seat: on from `seat` until `searcher`'s place is decided.
     Brent's cycle search (`kernels._brent_step`) skips whole cycles of a repeating position up to the
-    action limit, which gives the place of playing them. The round's counters are played in a copy that
-    no pointer from outside reaches (`q`), so that LLVM keeps them in registers."""
-    q = round_q
+    action limit, which gives the place of playing them."""
     snap = _round_bytes()
     compared = _position_size(_i64(t, T_N)[0])
     actions = _i64(q, R_ACTIONS)
@@ -501,7 +493,7 @@ def _play_on(t, r, round_q, seat, searcher):
             break
         seat = _basic_turn(t, r, q, seat, False)
     if r[searching] == 0:
-        _final_places(t, r, round_q)
+        _final_places(t, r, q)
     return r[searching]
 
 
