@@ -315,10 +315,14 @@ def print_placements(frame, out_dir, out: Console | None = None) -> None:
 # ---- report: each written report -----------------------------------------------------------------------
 
 def print_report(written, out: Console | None = None) -> None:
-    """A report's title and answer, its main figures (a tournament's strategy table), the files written."""
+    """A report's title, its plain first sentence and careful answer, its main figures (a tournament's strategy
+    table), the files written."""
     out = out or console()
     title = written.spec.title
     heading(out, title[:1].upper() + title[1:])
+    if getattr(written, "plain", ""):
+        paragraph(out, written.plain)
+        out.print()
     paragraph(out, written.answer)
     out.print()
     if written.summary is not None:

@@ -408,8 +408,9 @@ def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
             body = f"{subject} {effects_text([('', b)])} among beginners{joint}{effects_text([('', s)], unit)} at strong play"
     else:
         labels = [setting_label(spec.points[i]) for i in picked]
-        body = (f"at strong play {subject} {effects_text(list(zip(labels, strong)))} (among beginners "
-                f"{effects_text(list(zip(labels, beginner)), '')})")
+        subject = subject if subject == "it" else subject[:1].lower() + subject[1:]
+        body = (f"at strong play, {subject} {effects_text(list(zip(labels, strong)))}; among beginners it "
+                f"{effects_text(list(zip(labels, beginner)))}")
     sentence = sentence_of(lead, body)
     weak = [(spec.points[i], r.strength) for i, r in enumerate(rows)
             if spec.points[i].reference and r.strength is not None and r.strength.significant() and r.strength.mean > 0]

@@ -371,3 +371,14 @@ def test_reduced_writes_the_check_files_and_the_index_from_the_committed_reports
     assert "| A stale first sentence. |" in (specs / "README.md").read_text()
     line = run_cli(capsys, "report", specs / "strong.toml", "--reduced", "--quick")[2]
     assert line.startswith("error: --reduced") and line.count("\n") == 1
+
+
+def test_the_plain_sentence_of_a_report_by_table_size_lists_the_sizes(tmp_path):
+    spec = _spec(tmp_path, REFERENCE + '[sweep]\nrule = "players"\nvalues = [2, 3, 5]\n')
+    rows = [_row(s, b, (0.0, -0.1, 0.1)) for s, b in (((-0.04, -0.05, -0.03), (-0.05, -0.06, -0.04)),
+                                                       ((-0.08, -0.09, -0.07), (0.001, -0.01, 0.01)),
+                                                       ((-0.15, -0.16, -0.14), (-0.14, -0.15, -0.13)))]
+    assert plain_sentence(spec, rows) == (
+        "Hold back copies: at strong play, it gains about 0.04, 0.08 and 0.15 places a game at 2, 3 and 5 players; "
+        "among beginners it gains about 0.05 and 0.14 places a game at 2 and 5 players and makes no clear difference "
+        "at 3 players.")
