@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.runs.chunks import executor_from_flags
-from idiotsim.cli.options import ClusterOpt, RunSeedOpt, WorkersOpt, check_seed
+from idiotsim.cli.options import DEFAULT_SEED, ClusterOpt, RunSeedOpt, WorkersOpt, check_seed
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 
@@ -45,6 +45,16 @@ class PositionBar:
             self.bar.stop()
 
 
+def collector_specs(text: str) -> tuple:
+    """`--collectors`: strategy specs separated by commas like every list of specs (`split_specs`: a spec's
+    knobs keep their commas), or by the ';' of earlier versions, which model files' recorded commands hold."""
+    from idiotsim.strategies.loading import split_specs
+    if not text.strip():
+        raise UserError("--collectors needs at least one strategy (e.g. basic,search:rollouts=16)")
+    parts = [part for part in text.split(";") if part.strip()]
+    return tuple(spec for part in parts for spec in split_specs(part))
+
+
 def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
 
@@ -54,13 +64,14 @@ def learn(
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
                                      help="Output folder (data, model, evaluation or loop; resumed when rerun).")],
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="Players per table.")] = 4,
-    seed: RunSeedOpt = 1,
+    seed: RunSeedOpt = DEFAULT_SEED,
     games: Annotated[int, typer.Option("--games", "-g", metavar="G",
                                        help="generate/loop: games whose positions are labelled (per iteration).")] = 1000,
-    collectors: Annotated[str, typer.Option("--collectors", metavar="A;B;...",
+    collectors: Annotated[str, typer.Option("--collectors", metavar="A,B,...",
                                             help="generate/loop: strategies whose games give the positions (one seat "
-                                                 "each, basic elsewhere), separated by ';'.")]
-    = "basic;search:rollouts=16",
+                                                 "each, basic elsewhere), comma-separated as everywhere (the "
+                                                 "earlier ';' still reads).")]
+    = "basic,search:rollouts=16",
     rollouts: Annotated[int, typer.Option("--rollouts", metavar="K", help="The teacher's sampled states.")] = 128,
     turn_share: Annotated[float, typer.Option("--turn-share", metavar="P",
                                               help="Share of the turns with more than one move labelled.")] = 0.5,
@@ -110,7 +121,7 @@ def learn(
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
     train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay)
-    specs = tuple(s for s in collectors.split(";") if s.strip())
+    specs = collector_specs(collectors)
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate
         config = GenerateConfig(players=players, seed=seed, games=games, collectors=specs, field=field,
