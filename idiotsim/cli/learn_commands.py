@@ -1,4 +1,5 @@
-"""``idiotsim learn generate | train | evaluate | loop``: the learned player (``idiotsim.learn``)."""
+"""``idiotsim learn generate | train | evaluate | loop | page``: the learned player (``idiotsim.learn``) and its
+page (``idiotsim.experiments.learned_page``)."""
 from __future__ import annotations
 
 import sys
@@ -13,7 +14,7 @@ from idiotsim.cli.options import DEFAULT_SEED, ClusterOpt, RunSeedOpt, WorkersOp
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 
-ACTIONS = ("generate", "train", "evaluate", "loop")
+ACTIONS = ("generate", "train", "evaluate", "loop", "page")
 KINDS = {"linear": 0, "mlp": 1}
 
 
@@ -60,9 +61,10 @@ def _say(text: str) -> None:
 
 
 def learn(
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="generate | train | evaluate | loop")],
+    action: Annotated[str, typer.Argument(metavar="ACTION", help="generate | train | evaluate | loop | page")],
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
-                                     help="Output folder (data, model, evaluation or loop; resumed when rerun).")],
+                                     help="Output folder (data, model, evaluation or loop; resumed when rerun); "
+                                          "page: the reports folder.")],
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="Players per table.")] = 4,
     seed: RunSeedOpt = DEFAULT_SEED,
     games: Annotated[int, typer.Option("--games", "-g", metavar="G",
@@ -101,7 +103,10 @@ def learn(
     cluster: ClusterOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Distil the search into a learned player: label positions, train, evaluate, or the whole loop."""
+    """Distil the search into a learned player: label positions, train, evaluate, or the whole loop.
+
+    page writes the learned player's page, OUT/learned.md and OUT/learned_frontier.png, from the CSVs in OUT and
+    OUT/learned/template.md (`idiotsim learn page --out reports`)."""
     from idiotsim.learn.train import TrainConfig
     if action not in ACTIONS:
         raise UserError(f"learn ACTION must be one of {', '.join(ACTIONS)}, got {action!r}")
@@ -120,6 +125,11 @@ def learn(
     if not 2 <= players <= 10:
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
+    if action == "page":
+        from idiotsim.experiments.learned_page import write_learned_page
+        written = write_learned_page(Path(out))
+        _say(f"{' and '.join(str(p) for p in written)} written from the CSVs in {out}")
+        return
     train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay)
     specs = collector_specs(collectors)
     if action == "generate":
