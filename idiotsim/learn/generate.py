@@ -132,7 +132,7 @@ def check_config(out: Path, config: GenerateConfig, force: bool = False) -> None
             held = json.loads(path.read_text())
         except (OSError, json.JSONDecodeError):
             held = None
-        new = asdict(config)
+        new = json.loads(json.dumps(asdict(config)))  # tuples as the file holds them: lists
         changed = (sorted(k for k in set(held) | set(new) if held.get(k) != new.get(k)) if isinstance(held, dict)
                    else ["unreadable"])
         shown = [f"{k} (the folder's {held[k]}, now {new[k]})" if k == "seed" and k in held else k for k in changed]

@@ -78,3 +78,24 @@ def test_collectors_help_and_a_bad_list(capsys, monkeypatch, tmp_path):
                                                    "--out", tmp_path / "d")
     assert "at least one strategy" in cli_user_error(capsys, "learn", "generate", "--collectors", " ",
                                                      "--out", tmp_path / "d")
+
+
+def test_a_folder_made_with_another_seed_says_so(tmp_path):
+    """optimize and learn defaulted to seed 1 before DEFAULT_SEED: resuming such a folder without --seed
+    names the seed that differs (the folder's and the command's), not only "another configuration"."""
+    from dataclasses import replace
+
+    from idiotsim.errors import UserError
+    from idiotsim.learn.generate import GenerateConfig, check_config
+    from idiotsim.optimize import prepare_out_dir
+    from idiotsim.optimize.config import OptimizeConfig
+
+    data = tmp_path / "data"
+    data.mkdir()
+    check_config(data, GenerateConfig(seed=1))
+    with pytest.raises(UserError, match=r"differs in: seed \(the folder's 1, now 0\)"):
+        check_config(data, GenerateConfig(seed=DEFAULT_SEED))
+    config = OptimizeConfig(strategy="weighted", players=3, seed=1)
+    prepare_out_dir(tmp_path / "opt", config, force=False)
+    with pytest.raises(UserError, match=r"differs in: players, seed \(the folder's 1, now 0\)"):
+        prepare_out_dir(tmp_path / "opt", replace(config, seed=DEFAULT_SEED, players=4), force=False)
