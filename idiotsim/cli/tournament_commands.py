@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.runs.chunks import executor_from_flags
-from idiotsim.cli.options import (ClusterOpt, OutOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt,
+from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, OutOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt,
                                   WorkersOpt, check_games, check_seed,
                                   load_rules_option, set_threads)
 from idiotsim.errors import UserError
@@ -64,7 +64,7 @@ def tournament(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="Players per table.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", metavar="G",
                                        help="Games to play (rounded up to whole blocks).")] = 100_000,
-    seed: RunSeedOpt = 0,
+    seed: RunSeedOpt = DEFAULT_SEED,
     field: Annotated[Optional[str], typer.Option(
         "--field", metavar="F,...", help="Field mode: each strategy plays against these (e.g. basic).")] = None,
     rules_file: RulesFileOpt = None,
