@@ -30,6 +30,8 @@ HIGHLIGHTED = 8  # coloured, labelled lines of convergence.png at most (tab10 te
 TOP_HIGHLIGHTED = 5  # of which the top strategies by rank
 ROW_INCHES = 0.3  # a strategy's row in mean_place.png and places.png
 REFERENCE = "basic"  # highlighted in convergence.png when present
+SQUASH = 1.5  # outlier_split: a gap this many times the rest's span breaks the axis
+HEAT_INCHES = 12.0  # head_to_head.png: the cells' square at most (then the numbers may no longer fit)
 
 
 def plot_labels(names: list[str]) -> list[str]:
@@ -43,8 +45,8 @@ def plot_labels(names: list[str]) -> list[str]:
 
 def outlier_split(values) -> tuple[np.ndarray, np.ndarray]:
     """(main, outliers): indices of the values on either side of the widest gap between neighbours, when
-    that gap is wider than the larger side's whole span (then one axis would squash that side into less than
-    half of it: ``random`` against the rest); the smaller side is the outliers. Else every index is main."""
+    that gap is wider than SQUASH times the larger side's whole span (then one axis would squash that side into
+    less than 40% of it: ``random`` against the rest); the smaller side is the outliers. Else all are main."""
     v = np.asarray(values, dtype=float)
     everything = np.arange(len(v))
     if len(v) < 3 or not np.all(np.isfinite(v)):
@@ -54,7 +56,7 @@ def outlier_split(values) -> tuple[np.ndarray, np.ndarray]:
     k = int(np.argmax(gaps))
     low, high = order[:k + 1], order[k + 1:]
     main, out = (low, high) if len(low) >= len(high) else (high, low)
-    if gaps[k] <= max(np.ptp(v[main]), 0.05):
+    if gaps[k] <= max(SQUASH * np.ptp(v[main]), 0.05):
         return everything, everything[:0]
     return np.sort(main), np.sort(out)
 
@@ -202,9 +204,8 @@ def draw_head_to_head(summary):
     means = summary.strategies["mean_place"].to_numpy()
     spread = colour_spread(grid, means)
     norm = Normalize(0.5 - spread, 0.5 + spread)
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("0.85")
-    cell = min(1.0, max(0.36, 6.0 / max(k, 1)))
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
+    cell = min(1.0, max(0.36, 6.0 / max(k, 1)), HEAT_INCHES / max(k, 1))
     labels = [f"{i + 1} {name}" for i, name in enumerate(plot_labels(names))]
     label_inches = 0.065 * max(map(len, labels)) + 0.3
     side = cell * k
@@ -238,16 +239,18 @@ def cell_numbers(fig, ax, grid, norm, cmap) -> None:
     renderer = fig.canvas.get_renderer()
     corner = ax.transData.transform([(0, 0), (1, 1)])
     cell_px = float(np.min(np.abs(corner[1] - corner[0])))
-    size = float(np.clip(cell_px / fig.dpi * 72 * 0.34, 5.5, 10))
+    size = float(np.clip(cell_px / fig.dpi * 72 * 0.34, 6.5, 10))
+    cells = [(i, j) for i in range(k) for j in range(k) if np.isfinite(grid[i, j])]
     for form in H2H_FORMATS:
-        texts = [ax.text(j, i, form.format(100 * grid[i, j]), ha="center", va="center", fontsize=size,
-                         color=text_colour(cmap(norm(grid[i, j]))))
-                 for i in range(k) for j in range(k) if np.isfinite(grid[i, j])]
-        if all(t.get_window_extent(renderer).width <= 0.9 * cell_px and
-               t.get_window_extent(renderer).height <= 0.9 * cell_px for t in texts):
+        numbers = [form.format(100 * grid[i, j]) for i, j in cells]
+        widest = ax.text(0, 0, max(numbers, key=len, default=""), fontsize=size)
+        box = widest.get_window_extent(renderer)
+        widest.remove()
+        if box.width <= 0.9 * cell_px and box.height <= 0.9 * cell_px:
+            for (i, j), number in zip(cells, numbers):
+                ax.text(j, i, number, ha="center", va="center", fontsize=size,
+                        color=text_colour(cmap(norm(grid[i, j]))))
             return
-        for t in texts:
-            t.remove()
 
 
 def head_to_head(summary, path: Path) -> Path:
@@ -377,6 +380,7 @@ def draw_convergence(summary):
                              gridspec_kw=dict(height_ratios=ratios))
     axes = list(axes[:, 0])
     grey = len(names) - len(coloured)
+    panels = []
     for ax, group in zip(axes, groups):
         ends = []
         for i in group:
@@ -391,8 +395,8 @@ def draw_convergence(summary):
         ax.set_ylim(*padded(ys, ys, share=0.06, least=0.005))
         ax.set_xscale("log")
         ax.grid(alpha=0.3)
-        end_labels(fig, ax, ends, labels, names)
         ax.yaxis.set_major_locator(plt.MaxNLocator(5 if group is main else 2))
+        panels.append(ends)
     for upper, lower in zip(axes, axes[1:]):
         upper.spines["bottom"].set_visible(False)
         lower.spines["top"].set_visible(False)
@@ -403,6 +407,9 @@ def draw_convergence(summary):
     fig.supylabel("running mean place (lower is better)", fontsize=10)
     others = f"; grey: the other {grey}" if grey else ""
     axes[0].set_title(f"Convergence of the mean place{others}", loc="left", fontsize=10)
+    lay_out(fig)  # the labels' spacing needs the axes' final height
+    for ax, ends in zip(axes, panels):
+        end_labels(fig, ax, ends, labels, names)
     return lay_out(fig)
 
 
@@ -412,7 +419,7 @@ def end_labels(fig, ax, ends, labels, names) -> None:
         return
     lo, hi = ax.get_ylim()
     height_in = fig.get_figheight() * ax.get_position().height
-    gap = (hi - lo) * (9.5 / 72) / max(height_in, 0.1)  # a line of 8-point text, in data units
+    gap = (hi - lo) * (10.5 / 72) / max(height_in, 0.1)  # a line of 8-point text and a little, in data units
     ys = spread_labels(np.array([e[2] for e in ends]), gap, lo + gap / 2, hi - gap / 2)
     for (i, x, y, colour), label_y in zip(ends, ys):
         ax.annotate(labels[names[i]], xy=(x, y), xytext=(1.02, label_y), textcoords=("axes fraction", "data"),
