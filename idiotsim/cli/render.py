@@ -198,14 +198,18 @@ def print_summary(summary, out_dir, out: Console | None = None) -> None:
     if same:
         paragraph(out, same)
     out.print()
-    matrix = head_to_head_table(out, summary)
+    matrix, keyed = head_to_head_table(out, summary)
     if matrix is None:
         n = summary.strategies.height
         paragraph(out, f"Head to head ({n} x {n}): too wide for {out.width} columns; see {folder / 'summary.md'} "
                        f"and {folder / 'head_to_head.png'}.")
     else:
-        titled(out, "Head to head: the share of the shared tables at which the row strategy finishes ahead of "
-                    "the column strategy (a tie counts half; 95% CI)", matrix)
+        heading(out, "Head to head: the share of the shared tables at which the row strategy finishes ahead of "
+                     "the column strategy (a tie counts half; 95% CI)")
+        if keyed:
+            paragraph(out, "Rows and columns by rank: " + ", ".join(
+                f"{i + 1} {name}" for i, name in enumerate(summary.strategies["strategy"])) + ".")
+        out.print(matrix)
     out.print()
     titled(out, f"Seat advantage (an even share is {1 / summary.players:.2%})", seat_table(out, summary))
     out.print()
@@ -277,19 +281,26 @@ def ranking_title(summary) -> str:
             f"then the top one against every other; ahead = Holm p < 0.05 over these {n}")
 
 
-def head_to_head_table(out: Console, summary) -> Table | None:
-    """Row strategy ahead of column strategy (columns by rank), or None when it does not fit the width."""
+def head_to_head_table(out: Console, summary) -> tuple[Table | None, bool]:
+    """Row strategy ahead of column strategy (columns by rank), and whether its rows are named by rank alone
+    (then the caller prints the key); None when it does not fit the width even so."""
     from idiotsim.analysis.tournament_summary import fmt_ci
     names = summary.strategies["strategy"].to_list()
     lookup = {(r["a"], r["b"]): r for r in summary.head_to_head.iter_rows(named=True)}
+    cells = [[("-" if (a, b) not in lookup else
+               fmt_ci(lookup[a, b]["a_ahead"], lookup[a, b]["lo"], lookup[a, b]["hi"])) for b in names]
+             for a in names]
+    named = [[f"{i + 1} {a}"] + row for i, (a, row) in enumerate(zip(names, cells))]
+    ranked = [[str(i + 1)] + row for i, row in enumerate(cells)]
     columns = [Column("", "left", names=True)] + [Column(str(i + 1)) for i in range(len(names))]
-    rows = []
-    for i, a in enumerate(names):
-        cells = [("-" if (a, b) not in lookup else
-                  fmt_ci(lookup[a, b]["a_ahead"], lookup[a, b]["lo"], lookup[a, b]["hi"])) for b in names]
-        rows.append([f"{i + 1} {a}"] + cells)
-    return choose(out, [lambda: grid(out, columns, rows), lambda: grid(out, columns, rows, stacked=True)],
-                  must_fit=True)
+    layouts = [(lambda: grid(out, columns, named), False), (lambda: grid(out, columns, named, stacked=True), False),
+               (lambda: grid(out, [Column("")] + columns[1:], ranked), True),
+               (lambda: grid(out, [Column("")] + columns[1:], ranked, stacked=True), True)]
+    for layout, keyed in layouts:
+        table = layout()
+        if widths(out, table).maximum <= out.width:
+            return table, keyed
+    return None, False
 
 
 def seat_table(out: Console, summary) -> Table:
