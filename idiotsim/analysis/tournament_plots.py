@@ -90,8 +90,8 @@ def draw_mean_place(summary, title: str | None = None, xlabel: str | None = None
     t = summary.strategies
     names = plot_labels(t["strategy"].to_list())
     mean = t["mean_place"].to_numpy()
-    lo, hi = t["mean_place_lo"].to_numpy(), t["mean_place_hi"].to_numpy()
-    lo, hi = np.where(np.isnan(lo), mean, lo), np.where(np.isnan(hi), mean, hi)
+    given_lo, given_hi = t["mean_place_lo"].to_numpy(), t["mean_place_hi"].to_numpy()
+    lo, hi = np.where(np.isnan(given_lo), mean, given_lo), np.where(np.isnan(given_hi), mean, given_hi)
     n = len(names)
     main, out = outlier_split(mean)
     groups = [main] if len(out) == 0 else sorted([main, out], key=lambda g: mean[g].min())
@@ -118,13 +118,14 @@ def draw_mean_place(summary, title: str | None = None, xlabel: str | None = None
         break_marks(right, "l")
     figures = axes[-1].twinx()
     figures.set_ylim(axes[0].get_ylim())
-    figures.set_yticks(y, [fmt_ci(m, a, b) for m, a, b in zip(mean, lo, hi)], fontsize=8)
+    figures.set_yticks(y, [fmt_ci(m, a, b) for m, a, b in zip(mean, given_lo, given_hi)], fontsize=8)
     figures.tick_params(axis="y", right=False)
     for side in ("left", "right", "top", "bottom"):
         figures.spines[side].set_visible(len(axes) == 1 or side == "right")
     broken = "; the axis is broken between the groups" if len(out) else ""
     fig.supxlabel(xlabel or f"mean place (lower is better): dot and bar, 95% CI{broken}", fontsize=10)
-    axes[0].set_title(title or f"Mean place, {summary.games:,} games, {summary.players} players", loc="left")
+    axes[0].set_title(title or f"Mean place, {summary.games:,} games, {summary.players} players", loc="left",
+                      pad=12)  # above the break marks
     return lay_out(fig)
 
 
@@ -365,7 +366,7 @@ def spread_labels(wanted: np.ndarray, gap: float, lo: float, hi: float) -> np.nd
     return out
 
 
-def draw_convergence(summary):
+def draw_convergence(summary, title: str = "Convergence of the mean place", xlabel: str = "seat-games played"):
     names = summary.strategies["strategy"].to_list()
     labels = dict(zip(names, plot_labels(names)))
     curves = {name: (group["games"].to_numpy(), group["mean_place"].to_numpy())
@@ -403,10 +404,10 @@ def draw_convergence(summary):
         upper.tick_params(axis="x", which="both", bottom=False)
         break_marks(upper, "b")
         break_marks(lower, "t")
-    axes[-1].set_xlabel("seat-games played (log scale)")
+    axes[-1].set_xlabel(f"{xlabel} (log scale)")
     fig.supylabel("running mean place (lower is better)", fontsize=10)
     others = f"; grey: the other {grey}" if grey else ""
-    axes[0].set_title(f"Convergence of the mean place{others}", loc="left", fontsize=10)
+    axes[0].set_title(f"{title}{others}", loc="left", fontsize=10)
     lay_out(fig)  # the labels' spacing needs the axes' final height
     for ax, ends in zip(axes, panels):
         end_labels(fig, ax, ends, labels, names)
@@ -424,7 +425,7 @@ def end_labels(fig, ax, ends, labels, names) -> None:
     for (i, x, y, colour), label_y in zip(ends, ys):
         ax.annotate(labels[names[i]], xy=(x, y), xytext=(1.02, label_y), textcoords=("axes fraction", "data"),
                     va="center", fontsize=8, color=colour,
-                    arrowprops=dict(arrowstyle="-", color=colour, lw=0.6, shrinkA=1, shrinkB=0, relpos=(0, 0.5)))
+                    arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, ls=":", shrinkA=1, shrinkB=0, relpos=(0, 0.5)))
 
 
 def convergence(summary, path: Path) -> Path:

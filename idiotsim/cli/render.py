@@ -310,6 +310,31 @@ def seat_table(out: Console, summary) -> Table:
                  for r in summary.seats.iter_rows(named=True)])
 
 
+# ---- the demo's strength ladder -------------------------------------------------------------------------
+
+def print_ladder(ladder, out_dir, out: Console | None = None) -> None:
+    """The ladder's table (best first), what its figures mean, and where its files are."""
+    from idiotsim.analysis.ladder import EXPLAIN, TITLE, cells
+    out = out or console()
+    folder = Path(out_dir)
+    heading(out, TITLE.replace("`", ""))
+    rows = cells(ladder.table)
+    headers = {"rank": Column("rank"), "player": Column("player", "left", names=True), "games": Column("games"),
+               "place": Column("mean place (95% CI)"), "ahead": Column("ahead of basic (95% CI)"),
+               "win": Column("win rate (95% CI)")}
+
+    def layout(keys, stacked):
+        return lambda: grid(out, [headers[k] for k in keys], [[r[k] for k in keys] for r in rows], stacked)
+
+    full, narrow = ["rank", "player", "games", "place", "ahead", "win"], ["player", "games", "place", "ahead"]
+    out.print(choose(out, [layout(full, False), layout(full, True), layout(narrow, False), layout(narrow, True)]))
+    paragraph(out, EXPLAIN)
+    out.print()
+    paragraph(out, f"ladder.md, ladder.csv and plots written to {folder}; each player's games and tournament in "
+                   f"{folder / 'players'}/NAME (`idiotsim summarize DIR` for its tables and plots). The 26 cheap "
+                   f"strategies' round robin: `idiotsim demo --strategies all`.")
+
+
 # ---- run: the placements of each seat ------------------------------------------------------------------
 
 def print_placements(frame, out_dir, out: Console | None = None) -> None:
