@@ -90,10 +90,10 @@ def rung_rows(folder: Path, rung: Rung) -> tuple[dict, pl.DataFrame, pl.DataFram
     return row, places, running
 
 
-def ladder_from(out: Path, rungs=LADDER) -> Ladder:
-    """The ladder of the rung folders under `out` (each played to its end)."""
+def ladder_from(out: Path, rungs=None) -> Ladder:
+    """The ladder of the rung folders under `out` (each played to its end); `rungs`: LADDER."""
     rows, places, running = [], [], []
-    for rung in rungs:
+    for rung in rungs or LADDER:
         if not rung.spec:
             places.append(pl.DataFrame(dict(strategy=[rung.label] * PLAYERS, place=list(range(1, PLAYERS + 1)),
                                             count=[1] * PLAYERS), schema_overrides={"count": pl.UInt32}))
@@ -143,16 +143,25 @@ def cells(table: pl.DataFrame) -> list[dict]:
     return out
 
 
-TITLE = f"The strength ladder: each player at a table with three `{FIELD}` players, on the same deals"
-EXPLAIN = (f"Mean place: 1 is always first, {PLAYERS} always last. `{FIELD}` in the same seat averages exactly "
-           f"{EVEN:g} (four `{FIELD}` players share the places of every game), so a player's lead over `{FIELD}` is "
-           f"{EVEN:g} minus its mean place. Intervals are 95% CIs over clusters of the player's own deals: an "
-           f"expensive player plays fewer games, and its interval is wider.")
+TITLE = f"The strength ladder: each player with three `{FIELD}` players on the same deals"
+EXPLAIN = (f"Mean place: 1 is first, {PLAYERS} last. `{FIELD}` in the same seat averages exactly {EVEN:g} (four "
+           f"`{FIELD}` players share the places), so the lead over `{FIELD}` is {EVEN:g} minus the mean place. 95% CIs "
+           f"over each player's own deals: fewer games, a wider interval.")
 
 
-def to_markdown(ladder: Ladder, rungs=LADDER) -> str:
-    what = {r.label: r.what for r in rungs}
-    lines = [f"# {TITLE}", "", EXPLAIN, "",
+def answer(ladder: Ladder) -> str:
+    """The ladder in one sentence: the best player's lead over basic and the last one's gap."""
+    c = cells(ladder.table)
+    best, last = c[0], c[-1]
+    text = f"`{best['player']}` plays best, {best['ahead']} places a game ahead of `{FIELD}`"
+    if last["player"] != best["player"] and last["ahead"].startswith("-"):
+        text += f"; `{last['player']}` trails `{FIELD}` by {last['ahead'].split(' (')[0].lstrip('-')}"
+    return text + "."
+
+
+def to_markdown(ladder: Ladder, rungs=None) -> str:
+    what = {r.label: r.what for r in rungs or LADDER}
+    lines = [f"# {TITLE}", "", answer(ladder), "", EXPLAIN, "",
              "| rank | player | games | mean place (95% CI) | places ahead of basic (95% CI) | win rate (95% CI) "
              "| Idiot rate (95% CI) | what it is |", "|---|---|---|---|---|---|---|---|"]
     for c in cells(ladder.table):
@@ -161,7 +170,7 @@ def to_markdown(ladder: Ladder, rungs=LADDER) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_ladder(ladder: Ladder, out: Path, rungs=LADDER) -> list[Path]:
+def write_ladder(ladder: Ladder, out: Path, rungs=None) -> list[Path]:
     """ladder.md, ladder.csv and the ladder's plots into `out`."""
     from idiotsim.analysis import tournament_plots as plots
     from idiotsim.analysis.figures import save_png

@@ -314,10 +314,12 @@ def seat_table(out: Console, summary) -> Table:
 
 def print_ladder(ladder, out_dir, out: Console | None = None) -> None:
     """The ladder's table (best first), what its figures mean, and where its files are."""
-    from idiotsim.analysis.ladder import EXPLAIN, TITLE, cells
+    from idiotsim.analysis.ladder import EXPLAIN, TITLE, answer, cells
     out = out or console()
     folder = Path(out_dir)
     heading(out, TITLE.replace("`", ""))
+    paragraph(out, answer(ladder))
+    out.print()
     rows = cells(ladder.table)
     headers = {"rank": Column("rank"), "player": Column("player", "left", names=True), "games": Column("games"),
                "place": Column("mean place (95% CI)"), "ahead": Column("ahead of basic (95% CI)"),
@@ -328,11 +330,11 @@ def print_ladder(ladder, out_dir, out: Console | None = None) -> None:
 
     full, narrow = ["rank", "player", "games", "place", "ahead", "win"], ["player", "games", "place", "ahead"]
     out.print(choose(out, [layout(full, False), layout(full, True), layout(narrow, False), layout(narrow, True)]))
+    out.print()
     paragraph(out, EXPLAIN)
     out.print()
-    paragraph(out, f"ladder.md, ladder.csv and plots written to {folder}; each player's games and tournament in "
-                   f"{folder / 'players'}/NAME (`idiotsim summarize DIR` for its tables and plots). The 26 cheap "
-                   f"strategies' round robin: `idiotsim demo --strategies all`.")
+    paragraph(out, f"ladder.md, ladder.csv and plots in {folder}, each player's games in {folder / 'players'}. "
+                   f"The 26 cheap strategies' round robin: `idiotsim demo --strategies all`.")
 
 
 # ---- run: the placements of each seat ------------------------------------------------------------------
