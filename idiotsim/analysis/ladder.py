@@ -17,11 +17,8 @@ from pathlib import Path
 
 import polars as pl
 
-from idiotsim.analysis.stats import Interval
-from idiotsim.analysis.tournament_summary import (Summary, clustered, fmt_ci, seat_frames, strategy_sums,
-                                                  strategy_table, with_tie_shares)
-from idiotsim.runs.atomic_files import write_atomic
-from idiotsim.runs.tournament import read_manifest
+# The engine compiles when it is first imported (a minute on a cold numba cache): the demo reads LADDER and
+# says so before anything here imports it (idiotsim.analysis.tournament_summary, idiotsim.runs.tournament).
 
 PLAYERS = 4
 SEED = 2026
@@ -37,15 +34,15 @@ class Rung:
     what: str  # one line on what the player is
 
 
-LADDER = (
+LADDER = (  # from the bottom up, the order they play in (the expensive ones, slow to compile, last)
+    Rung("random", "random", 40, "a uniformly random legal move"),
+    Rung("basic", "", 0, "the reference player (docs/rules.md): 2.5 by symmetry, not played"),
+    Rung("tuned-4p", "tuned-4p", 120, "a weighted player tuned for 4 players (CMA-ES, reports/tuned.md)"),
+    Rung("learned-fast-4p", "learned-fast-4p", 40, "the fast learned player (24 units); `play`'s hard level"),
+    Rung("learned-4p", "learned-4p", 30, "a neural network (64 units) learned from the search's moves"),
+    Rung("learned-search-4p", "learned-search-4p", 10, "learned-4p searching only its close turns (K = 16)"),
     Rung("search (K = 128)", "search", 1, "the search: plays each move out on 128 deals sampled from what it has "
                                           "seen (docs/strategies.md); `play`'s expert level"),
-    Rung("learned-search-4p", "learned-search-4p", 10, "learned-4p searching only its close turns (K = 16)"),
-    Rung("learned-4p", "learned-4p", 30, "a neural network (64 units) learned from the search's moves"),
-    Rung("learned-fast-4p", "learned-fast-4p", 40, "the fast learned player (24 units); `play`'s hard level"),
-    Rung("tuned-4p", "tuned-4p", 120, "a weighted player tuned for 4 players (CMA-ES, reports/tuned.md)"),
-    Rung("basic", "", 0, "the reference player (docs/rules.md): 2.5 by symmetry, not played"),
-    Rung("random", "random", 40, "a uniformly random legal move"),
 )
 DEMO_SEARCH_GAMES = 3_000  # the search's rung; every other rung plays `share` times as many
 FILES = ("ladder.md", "ladder.csv")
@@ -66,12 +63,15 @@ class Ladder:
     """The ladder's table (best first) and the rungs' place counts and running mean places, as a Summary the
     tournament plots draw (mean_place, places, convergence)."""
     table: pl.DataFrame
-    summary: Summary
+    summary: object  # idiotsim.analysis.tournament_summary.Summary
 
 
 def rung_rows(folder: Path, rung: Rung) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     """The player's row (mean place, win and Idiot rates with clustered 95% CIs), its place counts and its
     running mean place by cluster, from its rung's folder."""
+    from idiotsim.analysis.tournament_summary import (clustered, seat_frames, strategy_sums, strategy_table,
+                                                      with_tie_shares)
+    from idiotsim.runs.tournament import read_manifest
     manifest = read_manifest(folder)
     n = int(manifest["config"]["players"])
     label = rung.spec  # the tournament's label of its one candidate
@@ -92,6 +92,8 @@ def rung_rows(folder: Path, rung: Rung) -> tuple[dict, pl.DataFrame, pl.DataFram
 
 def ladder_from(out: Path, rungs=None) -> Ladder:
     """The ladder of the rung folders under `out` (each played to its end); `rungs`: LADDER."""
+    from idiotsim.analysis.stats import Interval
+    from idiotsim.analysis.tournament_summary import Summary
     rows, places, running = [], [], []
     for rung in rungs or LADDER:
         if not rung.spec:
@@ -121,6 +123,7 @@ def ladder_from(out: Path, rungs=None) -> Ladder:
 
 def signed(value: float, lo: float, hi: float) -> str:
     """`fmt_ci` for a signed lead: `+0.273 (+0.261 to +0.285)`, and never a signed zero."""
+    from idiotsim.analysis.tournament_summary import fmt_ci
     text = fmt_ci(value, lo, hi)
     parts = text.replace("(", "").replace(")", "").split()
     figures = [parts[0]] + ([parts[1], parts[3]] if len(parts) == 4 else [])
@@ -131,6 +134,7 @@ def signed(value: float, lo: float, hi: float) -> str:
 
 def cells(table: pl.DataFrame) -> list[dict]:
     """Each rung's figures as printed (the terminal and ladder.md)."""
+    from idiotsim.analysis.tournament_summary import fmt_ci
     out = []
     for r in table.iter_rows(named=True):
         played = not math.isnan(r["mean_place_lo"])
@@ -174,6 +178,7 @@ def write_ladder(ladder: Ladder, out: Path, rungs=None) -> list[Path]:
     """ladder.md, ladder.csv and the ladder's plots into `out`."""
     from idiotsim.analysis import tournament_plots as plots
     from idiotsim.analysis.figures import save_png
+    from idiotsim.runs.atomic_files import write_atomic
     out = Path(out)
     write_atomic(out / "ladder.md", to_markdown(ladder, rungs))
     write_atomic(out / "ladder.csv", ladder.table.write_csv(float_precision=6))

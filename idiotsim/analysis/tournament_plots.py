@@ -425,7 +425,8 @@ def end_labels(fig, ax, ends, labels, names) -> None:
     for (i, x, y, colour), label_y in zip(ends, ys):
         ax.annotate(labels[names[i]], xy=(x, y), xytext=(1.02, label_y), textcoords=("axes fraction", "data"),
                     va="center", fontsize=8, color=colour,
-                    arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, ls=":", shrinkA=1, shrinkB=0, relpos=(0, 0.5)))
+                    arrowprops=dict(arrowstyle="-", color=colour, lw=0.8, ls=":", shrinkA=1, shrinkB=0,
+                                    relpos=(0, 0.5)))
 
 
 def convergence(summary, path: Path) -> Path:

@@ -126,7 +126,6 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
     gated search and the search, each at a table with three `basic` players on the same deals, with its
     table and plots (about 2 minutes on 2 cores once compiled). --strategies all: the cheap strategies' round
     robin."""
-    from idiotsim.runs.tournament import MANIFEST
     if strategies is not None:
         if strategies.strip() == CHEAP_FIELD:
             from idiotsim.strategies.loading import engine_speed_names
@@ -138,6 +137,9 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
         return
     from idiotsim.analysis.ladder import DEMO_SEARCH_GAMES
     check_games(games or DEMO_SEARCH_GAMES)
+    if sys.stderr.isatty():
+        ladder_intro()  # before the engine's import, which compiles it on a first run
+    from idiotsim.runs.tournament import MANIFEST
     if Path(out).exists() and not is_demo_folder(Path(out)) and Path(out).is_dir() and any(Path(out).iterdir()):
         raise UserError(f"--out {out} is not empty and holds no demo; use another folder")
     check_out_folder(out)
@@ -156,17 +158,12 @@ def is_demo_folder(out: Path) -> bool:
 def play_ladder(out: Path, search_games: int) -> None:
     """Each rung of the ladder as a field tournament into out/players/NAME (an interrupted demo resumes;
     one with other game counts is replaced), then the ladder's table, files and plots."""
-    from idiotsim.analysis.ladder import (FIELD, LADDER, PLAYERS, SEED, ladder_from,
-                                          rung_folder, rung_games, write_ladder)
-    from idiotsim.cli.render import console, paragraph, print_ladder
+    from idiotsim.analysis.ladder import (FIELD, LADDER, PLAYERS, SEED, ladder_from, rung_folder, rung_games,
+                                          write_ladder)
+    from idiotsim.cli.render import print_ladder
     from idiotsim.runs.tournament import MANIFEST, TournamentConfig, read_manifest, run_tournament
     terminal = sys.stderr.isatty()
-    played = [rung for rung in LADDER if rung.spec]
-    err = console(file=sys.stderr)
-    if terminal:
-        paragraph(err, f"The strength ladder: {len(played)} players, each at a table with three `{FIELD}` players "
-                       f"on the same deals, the expensive ones on fewer deals." + compile_note())
-    for rung in played:
+    for rung in [rung for rung in LADDER if rung.spec]:
         config = TournamentConfig(strategies=(rung.spec,), players=PLAYERS, games=rung_games(rung, search_games),
                                   seed=SEED, field=(FIELD,))
         folder = rung_folder(out, rung)
@@ -179,11 +176,21 @@ def play_ladder(out: Path, search_games: int) -> None:
     print_ladder(ladder, out)
 
 
+def ladder_intro() -> None:
+    """What the ladder plays, on stderr, and on a first run that its players compile first."""
+    from idiotsim.analysis.ladder import FIELD, LADDER
+    from idiotsim.cli.render import console, paragraph
+    played = [rung for rung in LADDER if rung.spec]
+    paragraph(console(file=sys.stderr), f"The strength ladder: {len(played)} players from `{played[0].spec}` to "
+                                        f"`{played[-1].spec}`, each at a table with three `{FIELD}` players on the "
+                                        f"same deals, the expensive ones on fewer deals." + compile_note())
+
+
 def compile_note() -> str:
     """A line for a first run, whose players compile before they play (the search for minutes)."""
     import os
     cache = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
     if cache.name and any(cache.glob("search_*/pimc.*.nbi")):
         return " About 2 minutes on 2 cores."
-    return (f" This first run compiles them before they play: about 3 minutes on 2 cores, once (numba's cache, "
-            f"{cache}), then about 2 minutes a run.")
+    return (f" This first run compiles them before they play (the bars stand still meanwhile): about 3 more "
+            f"minutes on 2 cores, once (numba's cache: {cache}).")

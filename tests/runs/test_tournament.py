@@ -825,14 +825,14 @@ def test_the_demo_ladder_holds_the_players_a_user_came_for():
     from idiotsim.analysis.ladder import LADDER
     from idiotsim.strategies.search.search_knobs import K
     specs = [rung.spec for rung in LADDER]
-    assert specs == ["search", "learned-search-4p", "learned-4p", "learned-fast-4p", "tuned-4p", "", "random"]
+    assert specs == ["random", "", "tuned-4p", "learned-fast-4p", "learned-4p", "learned-search-4p", "search"]
     search = strategy_api.load_strategy("search")
-    assert search.params[K.rollouts] == 128 and "K = 128" in LADDER[0].label
+    assert search.params[K.rollouts] == 128 and "K = 128" in LADDER[-1].label
     for rung in LADDER:
         if rung.spec:
             strategy_api.load_strategy(rung.spec)
     shares = [rung.share for rung in LADDER if rung.spec]
-    assert min(shares) == LADDER[0].share == 1  # the search, the most expensive, plays fewest
+    assert min(shares) == LADDER[-1].share == 1  # the search, the most expensive, plays fewest
 
 
 @pytest.fixture
