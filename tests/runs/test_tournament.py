@@ -886,6 +886,16 @@ def test_demo_ladder_plays_each_player_against_three_basic_on_the_same_deals(cap
     assert all(len(line) <= 80 for line in lines)
 
 
+def test_demo_says_a_first_run_compiles_until_the_search_is_in_numbas_cache(tmp_path, monkeypatch):
+    from idiotsim.cli import tournament_commands
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert "This first run compiles them" in tournament_commands.compile_note()
+    compiled = tmp_path / "search_0123" / "pimc.search_decision-10.py311.nbi"
+    compiled.parent.mkdir()
+    compiled.write_bytes(b"")
+    assert "compiles" not in tournament_commands.compile_note()
+
+
 def test_demo_ladder_resumes_and_replaces_only_its_own_folders(capsys, tmp_path, cheap_ladder):
     out = tmp_path / "demo"
     first = cli_ok(capsys, "demo", "--out", out, "--games", "40")
