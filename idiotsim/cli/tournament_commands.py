@@ -192,5 +192,5 @@ def compile_note() -> str:
     cache = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
     if cache.name and any(cache.glob("search_*/pimc.*.nbi")):
         return " About 2 minutes on 2 cores."
-    return (f" This first run compiles them before they play (the bars stand still meanwhile): about 3 more "
+    return (f" This first run compiles them before they play (the bars stand still meanwhile): 3 to 5 more "
             f"minutes on 2 cores, once (numba's cache: {cache}).")
