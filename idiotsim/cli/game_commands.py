@@ -123,13 +123,33 @@ def trace(
     for i, (game_index, decks) in enumerate(matches):
         result = play_match(engine, decks, rules, seats, run_seed, game_index)
         if pretty:
-            lines = pretty_lines(result, rules, seats, run_seed, game_index, symbols)
+            lines = numbered(pretty_lines(result, rules, seats, run_seed, game_index, symbols), result.events)
             if i:
                 lines.insert(0, "")
         else:
             lines = trace_lines(result.events)
         sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()
+
+
+def numbered(lines: list[str], events: list) -> list[str]:
+    """`trace --pretty` lines with each event's line number in the JSON trace in front (the numbers
+    `analyze --action L` and `review` use): the header lines and each round's `-- round R --` line
+    stay unnumbered, as does the match's line after the events."""
+    width = len(str(len(events)))
+    first = next((i for i, line in enumerate(lines) if line.startswith(ROUND_MARK)), len(lines))
+    out = lines[:first]
+    event = 0
+    for line in lines[first:]:
+        if line.startswith(ROUND_MARK) or event == len(events):
+            out.append(" " * (width + 2) + line if line.startswith(ROUND_MARK) else line)
+            continue
+        event += 1
+        out.append(f"{event:>{width}}{line}" if line.startswith("  ") else f"{event:>{width}} {line}")
+    return out
+
+
+ROUND_MARK = "-- round "  # how `pretty_lines` opens a round
 
 
 def _trace_game_file(path: str, pretty: bool) -> None:
@@ -141,7 +161,8 @@ def _trace_game_file(path: str, pretty: bool) -> None:
         lines = trace_lines(events)
     else:
         seats = [SimpleNamespace(label=label) for label in record.seats]
-        lines = pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok())
+        lines = numbered(pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok()),
+                         events)
         if not result.finished:
             lines.append("(the game file ends here: the game was left unfinished)")
     sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))

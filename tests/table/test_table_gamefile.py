@@ -68,7 +68,8 @@ def test_an_unfinished_game_file_replays_up_to_its_last_decision(tmp_path, capsy
     (lambda d: {**d, "decisions": [[7, 1]]}, "decisions must be a list of [seat, move] pairs"),
     (lambda d: {**d, "decks": ["2C,3C"]}, "a deck has 52 or 104 cards"),
     (lambda d: {**d, "rules": {**d["rules"], "rounds": 0}}, "rounds must be 1..10"),
-    (lambda d: {**d, "decisions": [[0, 999_999]] + d["decisions"][1:]}, "does not replay"),
+    (lambda d: {**d, "decisions": [[0, 999_999]] + d["decisions"][1:]},
+     "decision 1 (seat 0, basic, round 1) is not a legal move there: 999999 is not a swap choice"),
     (lambda d: {**d, "decisions": d["decisions"] + [[0, PICKUP]]}, "decisions beyond the end"),
 ])
 def test_a_broken_game_file_is_one_error_line(tmp_path, capsys, edit, message):
