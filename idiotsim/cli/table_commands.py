@@ -80,7 +80,8 @@ def play(
         decks = seed_decks(game_seed, 0, rules)
     bot_seats = _prepare(console, rules, specs)
     labels = ["you" if s is None else s.label for s in bot_seats]
-    decks_note = f", {rules.decks} decks (V7)" if rules.decks > 1 else ""
+    from idiotsim.table.screen import DECK_WORDS
+    decks_note = DECK_WORDS.get(rules.decks, f", {rules.decks} decks")
     console.print(f"seed {game_seed}, {rules.players} players{decks_note}; {_seats_text(labels, seat)}")
     console.print(f"{'resuming' if recorded else 'the game file'}: {path}", soft_wrap=True)
     session = Session(rules, Seats(seat, bot_seats, labels), game_seed, game_index, decks, path, console,
@@ -163,7 +164,8 @@ def _prepare(console, rules, specs: list) -> list:
         else previous_hook(unraisable)
     signal.signal(signal.SIGINT, on_interrupt)
     try:
-        with console.status("compiling or loading", spinner="dots") if console.is_terminal else _nothing():
+        spinner = "dots" if console.encoding.lower().startswith("utf") else "line"  # "line" is ASCII
+        with console.status("compiling or loading", spinner=spinner) if console.is_terminal else _nothing():
             bot_seats = _seat_bots(specs)
             prepare(rules, bot_seats)
     except UserError:

@@ -21,11 +21,13 @@ PRESET_PLAYER_COUNTS = range(2, 6)  # the learned and tuned presets exist for 2.
 @dataclass(frozen=True)
 class Level:
     """A level: the strategy spec of its bots (``{p}``: the table's player count where a preset is
-    tuned per player count), what that bot is in a few words, how strong it measured (Markdown:
-    names in backticks) and where that was measured (links from the README)."""
+    tuned per player count), what that bot is in a few words, how strong it measured (`headline`, for
+    ``play --help`` too, and `detail`; Markdown: names in backticks) and where that was measured
+    (links from the README)."""
     spec: str
     bot: str
-    strength: str
+    headline: str
+    detail: str = ""
     sources: tuple = ()
 
     def spec_for(self, players: int) -> str:
@@ -35,17 +37,17 @@ class Level:
 
 LEVELS = {
     "easy": Level("high-early", "`high-early`",
-                  "mean place 2.605 (95% CI 2.600 to 2.610) in the 4-player leaderboard of the 26 shipped "
-                  "players, where `basic` has 2.389 (2.386 to 2.392)", ("reports/leaderboard.md",)),
-    "medium": Level("basic", "`basic`", "the reference player (docs/rules.md): mean place 2.389 there",
-                    ("reports/leaderboard.md",)),
+                  "mean place 2.605 (95% CI 2.600 to 2.610) at 4 players, `basic` 2.389 (2.386 to 2.392)",
+                  "in the 4-player leaderboard of the 26 shipped players", ("reports/leaderboard.md",)),
+    "medium": Level("basic", "`basic`", "the reference player of docs/rules.md",
+                    "mean place 2.389 in that leaderboard", ("reports/leaderboard.md",)),
     "hard": Level("learned-fast-{p}p", "`learned-fast-Np` (N = the table's players, 2..5)",
-                  "`learned-fast-4p`: 0.139 (95% CI 0.132 to 0.145) places ahead of `basic` at 4 players on "
-                  "held-out deals, 0.109 (0.102 to 0.116) ahead of `tuned-4p`, the leaderboard's first at 2.368",
-                  ("reports/learned.md", "reports/tuned.md")),
+                  "0.139 (95% CI 0.132 to 0.145) places ahead of `basic` at 4 players",
+                  "`learned-fast-4p` on held-out deals; 0.109 (0.102 to 0.116) ahead of `tuned-4p`, the "
+                  "leaderboard's first at 2.368 (2.365 to 2.372)", ("reports/learned.md", "reports/tuned.md")),
     "expert": Level("search", "`search` (K = 128)",
-                    "0.478 (95% CI 0.467 to 0.489) places ahead of `basic` at 4 players; at K = 32 0.380 "
-                    "(0.331 to 0.429)", ("docs/strategies.md", "reports/search_strength.md")),
+                    "0.478 (95% CI 0.467 to 0.489) places ahead of `basic` at 4 players",
+                    "at K = 32 0.380 (0.331 to 0.429)", ("docs/strategies.md", "reports/search_strength.md")),
 }
 DEFAULT_LEVEL = "hard"
 
@@ -56,7 +58,7 @@ def _plain(markdown: str) -> str:
 
 def levels_help() -> str:
     """The levels, their bots and strengths, for ``play --help``."""
-    return "; ".join(f"{name}: {_plain(level.bot)}, {_plain(level.strength)}" for name, level in LEVELS.items())
+    return "; ".join(f"{name}: {_plain(level.bot)}, {_plain(level.headline)}" for name, level in LEVELS.items())
 
 
 def levels_markdown() -> str:
@@ -65,13 +67,14 @@ def levels_markdown() -> str:
     for name, level in LEVELS.items():
         links = ", ".join(f"[{path}]({path})" for path in level.sources)
         default = " (default)" if name == DEFAULT_LEVEL else ""
-        rows.append(f"| `{name}`{default} | {level.bot} | {level.strength}{f' ({links})' if links else ''} |")
+        detail = "; ".join(filter(None, [level.detail, links]))
+        rows.append(f"| `{name}`{default} | {level.bot} | {level.headline}{f' ({detail})' if detail else ''} |")
     return "\n".join(rows) + "\n"
 
 
 def level_figures() -> set[str]:
     """Every number of the levels' strengths, as written (for the tests that hold them to the reports)."""
-    return {n for level in LEVELS.values() for n in re.findall(r"\d+\.\d+", level.strength)}
+    return {n for level in LEVELS.values() for n in re.findall(r"\d+\.\d+", level.headline + " " + level.detail)}
 
 
 def bot_specs(level: str | None, bots: str | None, players: int) -> list[str]:
