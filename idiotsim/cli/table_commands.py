@@ -21,7 +21,8 @@ MAX_SEED_DRAWN = 10 ** 6  # a seed drawn for a game is short enough to type agai
 
 
 def play(
-    seat: Annotated[Optional[int], typer.Option("--seat", metavar="S", help="Your seat (0 starts the first round, R7).")] = None,
+    seat: Annotated[Optional[int], typer.Option(
+        "--seat", metavar="S", help="Your seat, default 0 (seat 0 starts the first round, R7).")] = None,
     players: PlayersOpt = None,
     rounds: Annotated[Optional[int], typer.Option(
         "--rounds", metavar="R", help="Rounds of the match, 1..10 (V4): places are summed, the lowest total wins.")] = None,
@@ -83,7 +84,7 @@ def play(
     from idiotsim.table.screen import DECK_WORDS
     decks_note = DECK_WORDS.get(rules.decks, f", {rules.decks} decks")
     console.print(f"seed {game_seed}, {rules.players} players{decks_note}; {_seats_text(labels, seat)}")
-    console.print(f"{'resuming' if recorded else 'the game file'}: {path}", soft_wrap=True)
+    console.print(f"{'resuming' if resume is not None else 'the game file'}: {path}", soft_wrap=True)
     session = Session(rules, Seats(seat, bot_seats, labels), game_seed, game_index, decks, path, console,
                       suit_symbols_ok(), recorded, resumed=resume is not None)
     outcome = session.run()

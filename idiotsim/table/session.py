@@ -19,6 +19,7 @@ import numpy as np
 from rich.prompt import Prompt
 from rich.text import Text
 
+from idiotsim.analysis.stats import decimals_for
 from idiotsim.game import observation as ob
 from idiotsim.errors import UserError
 from idiotsim.table import gamefile
@@ -237,19 +238,20 @@ class Session:
         self.console.print(f"hint: mean place over {HINT_ROLLOUTS:,} sampled states, and places behind the best "
                            "(95% CI)")
         for name, (move, row) in zip(names, shown):
-            behind = "best" if row.best else f"{_hundredths(row.diff)} behind ({_hundredths(row.diff_lo)} to " \
-                                             f"{_hundredths(row.diff_hi)})"
+            d = decimals_for(row.diff_lo, row.diff_hi, 2)  # more where a bound that excludes 0 would print as 0
+            behind = "best" if row.best else f"{_places(row.diff, d)} behind ({_places(row.diff_lo, d)} to " \
+                                             f"{_places(row.diff_hi, d)})"
             self.console.print(f"  {name:<{width}}  {row.mean_place:.2f}  {behind}")
         if len(shown) < len(rows):
             rest = [row.diff for _, row in rows[len(shown):]]
-            self.console.print(f"  ... {len(rest)} more moves, {_hundredths(min(rest))} to {_hundredths(max(rest))} "
+            self.console.print(f"  ... {len(rest)} more moves, {_places(min(rest))} to {_places(max(rest))} "
                                "behind (hint all: every move)")
 
 
-def _hundredths(x: float) -> str:
-    """A place difference to 2 decimals, never -0.00."""
-    text = f"{x:.2f}"
-    return "0.00" if text == "-0.00" else text
+def _places(x: float, decimals: int = 2) -> str:
+    """A place difference, never -0.00."""
+    text = f"{x:.{decimals}f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
 
 def prepare(rules, bots) -> None:

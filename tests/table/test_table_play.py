@@ -257,7 +257,7 @@ def test_a_piped_game_is_plain_text_with_a_hint_and_offers_the_review(tmp_path, 
     assert "hint: mean place over 2,000 sampled states" in out  # the swap's choices, judged
     hint = out.split("hint: mean place over")[1].split("your move")[0].splitlines()
     assert len(hint) <= 1 + 4 + 1 and "(hint all: every move)" in hint[-1], hint  # the best 4 and the rest
-    assert "hint: a blind card is flipped unseen (R15)" in out
+    assert "hint: a blind card is flipped unseen (R15)" in out and "-0.0" not in out
     assert "game over" in out and "review of seat 0 (you)" in out and "mean cost per decision" in out
     prompts = (PROMPT, "(y/N)")  # a pipe echoes no answer: the next output goes on after the prompt
     wide = [line for line in out.splitlines()
