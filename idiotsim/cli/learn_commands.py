@@ -78,6 +78,11 @@ def learn(
     lr_decay: Annotated[float, typer.Option("--lr-decay", metavar="F",
                                             help="train/loop: the learning rate's factor from one epoch to the "
                                                  "next (1: constant).")] = 1.0,
+    no_memory: Annotated[bool, typer.Option("--no-memory",
+                                            help="train/loop: a model without memory (fitted on what a player "
+                                                 "who does not remember the cards that left play can know: the "
+                                                 "pile's top run, no burned or known cards); it plays so too.")]
+    = False,
     strategies: Annotated[Optional[str], typer.Option("--strategies", "-s", metavar="A,B,...",
                                                       help="evaluate: the players (specs or model.npz files).")]
     = None,
@@ -109,7 +114,8 @@ def learn(
     if not 2 <= players <= 10:
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
-    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay)
+    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay,
+                        memory=not no_memory)
     specs = tuple(s for s in collectors.split(";") if s.strip())
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate

@@ -38,6 +38,7 @@ class TrainConfig:
     learning_rate: float = 0.003
     l2: float = 1e-5
     lr_decay: float = 1.0  # the learning rate is multiplied by this after each epoch (1: constant)
+    memory: bool = True  # False: fitted on the no-memory inputs (features' counting = 0), a no-memory model
 
 
 def targets(place: np.ndarray, move_pos: np.ndarray) -> np.ndarray:
@@ -163,9 +164,9 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
     return net, curve
 
 
-def model_vector(turn: Net, swap: Net | None) -> np.ndarray:
+def model_vector(turn: Net, swap: Net | None, memory: bool = True) -> np.ndarray:
     head = swap.arrays["w"] if swap is not None else None
-    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head)
+    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head, memory=memory)
 
 
 def choices(net: Net, data: Positions) -> np.ndarray:

@@ -57,11 +57,16 @@ PRESETS = {
     "learned-fast-4p": Preset("the fast learned player: MLP, 24 hidden units, the same teacher's data "
                               "(reports/learned.md)", model=1),
 }
+PRESETS["learned-fast-nomem-4p"] = Preset(
+    "the learned player that does not remember the cards that have left play: learned-fast-4p's recipe (24 hidden "
+    "units, three expert iterations) trained in its own run without the memory inputs (reports/learned.md)", model=2)
 for _n in (2, 3, 5):  # one model for every table size: the player count is one of its inputs
     PRESETS[f"learned-{_n}p"] = Preset(f"learned-4p's model at {_n} players (trained on 4-player positions; "
                                        "reports/learned.md)", model=0)
     PRESETS[f"learned-fast-{_n}p"] = Preset(f"learned-fast-4p's model at {_n} players (trained on 4-player "
                                             "positions; reports/learned.md)", model=1)
+    PRESETS[f"learned-fast-nomem-{_n}p"] = Preset(f"learned-fast-nomem-4p's model at {_n} players (trained on "
+                                                  "4-player positions; reports/learned.md)", model=2)
 
 
 STRATEGY = Strategy(

@@ -15,9 +15,11 @@ A decision's inputs are two parts:
   the known cards of the next player that may follow it, the pile left for the next player, the pile
   a pickup takes, and whether it is `basic`'s move.
 
-`counting` = 0 gives the inputs of a player who does not count cards: the pile's rank counts are
-only its visible top run, nothing is burned, no hand card of an opponent is known, and a rank's
-unseen count is every copy not in sight now (own hand, every face-up row, the pile's top run).
+`counting` = 0 gives the inputs of a player who does not remember the cards that have left play (the
+no-memory inputs): the pile's rank counts, and the strength of the cards a pickup takes, are only its
+visible top run (its size stays: the pile lies in sight), nothing is burned, no hand card of an opponent
+is known, and a rank's unseen count is every copy not in sight now (own hand, every face-up row, the
+pile's top run). A no-memory model (``model.H_NO_MEMORY``) is fitted and played on these inputs only.
 """
 from __future__ import annotations
 
@@ -220,8 +222,11 @@ def move_inputs(obs, hand, unseen, total, nxt, threat_next, move, basic_move, co
         n = _put(idx, val, n, M_BASIC, 1.0 if move == basic_move else 0.0)
         n = _put(idx, val, n, M_TAKEN, pile / PILE_SCALE)
         strength = 0.0
-        for r in range(NR):
-            strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        if counting:
+            for r in range(NR):
+                strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        elif obs[PILE_TOP] >= 0:  # without memory the pile is its visible top run (the S_PILE block)
+            strength = obs[PILE_RUN] * STRENGTH[obs[PILE_TOP]]
         n = _put(idx, val, n, M_TAKEN_STRENGTH, strength / max(1, pile))
         return _put(idx, val, n, M_NEXT_THREAT, threat_next)
     if move == CHANCE:

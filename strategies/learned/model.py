@@ -3,12 +3,16 @@ knobs in ``params``), its file format, and the numba scorer that reads it.
 
 Layout of the vector (offsets from its start):
 
-    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, 0, 0]   the header (HEADER values)
+    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, no_memory, 0]   the header (HEADER values)
     swap head: SWAP_FEATURES weights (a linear score of each distinct face-up choice, R6)
     kind LINEAR: A (STATE_FEATURES x MOVE_FEATURES, row-major), w (MOVE_FEATURES):
         score(move) = m . (w + s A)                       (s: state part, m: move part)
     kind MLP: Ws (STATE_FEATURES x hidden), Wm (MOVE_FEATURES x hidden), b (hidden), v (hidden), w (MOVE_FEATURES):
         score(move) = v . relu(s Ws + m Wm + b) + m . w   (s Ws + b is computed once per decision)
+
+`no_memory` is a property of the model, not of a knob: 1 for a model trained WITHOUT the memory inputs (what a
+player who does not remember the cards that have left play can know: ``features``' counting = 0), which the
+player therefore always computes its inputs without, 0 for a model trained with them (every model before it).
 
 A model file is an ``.npz`` with ``model`` (the vector) and ``meta`` (a JSON text: how it was trained);
 ``load_model`` checks the format, the feature layout and the numbers, and reports any problem as one
@@ -31,7 +35,7 @@ from idiotsim.game.observation import NR
 FORMAT = 1.0  # the layout version; a file of another version is refused
 LINEAR, MLP = 0, 1
 KIND_NAMES = {LINEAR: "linear", MLP: "mlp"}
-H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP = range(6)
+H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_NO_MEMORY = range(7)
 HEADER = 8
 MAX_HIDDEN = 1024  # the player's hidden-layer buffers live in its stack frame (idiotsim.engine.memory)
 SWAP_HEAD = HEADER
@@ -54,16 +58,23 @@ def basic_swap_head() -> np.ndarray:
     return head
 
 
-def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None) -> np.ndarray:
-    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w)."""
+def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None,
+         memory: bool = True) -> np.ndarray:
+    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w); `memory`
+    False: a model fitted on the no-memory inputs (the header's H_NO_MEMORY)."""
     header = np.zeros(HEADER)
-    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP]] = (FORMAT, kind, hidden, STATE_FEATURES,
-                                                                     MOVE_FEATURES, SWAP_FEATURES)
+    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_NO_MEMORY]] = (
+        FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, 0.0 if memory else 1.0)
     head = basic_swap_head() if swap_head is None else np.asarray(swap_head, np.float64)
     vector = np.concatenate([header, head, np.asarray(body, np.float64)])
     if len(vector) != model_size(kind, hidden):
         raise ValueError(f"a {KIND_NAMES[kind]} body of hidden {hidden} needs {body_size(kind, hidden)} numbers")
     return vector
+
+
+def has_memory(vector: np.ndarray) -> bool:
+    """Was the model fitted on the memory inputs (every model but a no-memory one)?"""
+    return float(vector[H_NO_MEMORY]) == 0.0
 
 
 def with_basic_margin(vector: np.ndarray, margin: float) -> np.ndarray:
@@ -129,6 +140,10 @@ def check_vector(vector: np.ndarray, where: str) -> None:
         raise UserError(f"learned model {where}: made for another feature layout (kind {kind}, features "
                         f"{v[H_STATE]:g}/{v[H_MOVE]:g}/{v[H_SWAP]:g}; this version has "
                         f"{STATE_FEATURES}/{MOVE_FEATURES}/{SWAP_FEATURES})")
+    if v[H_NO_MEMORY] not in (0.0, 1.0) or v[HEADER - 1] != 0.0:
+        raise UserError(f"learned model {where}: its header's memory flag is {v[H_NO_MEMORY]:g} and its last "
+                        f"value {v[HEADER - 1]:g}; this version reads a flag of 0 (trained with the memory inputs) "
+                        "or 1 (without) and a last value of 0")
     if kind == MLP and not 1 <= hidden <= MAX_HIDDEN:
         raise UserError(f"learned model {where}: {hidden} hidden units, this version plays 1 to {MAX_HIDDEN}")
     if len(v) != model_size(kind, hidden):
@@ -139,6 +154,17 @@ def check_vector(vector: np.ndarray, where: str) -> None:
 
 
 # ---- scoring (numba) ---------------------------------------------------------------------------
+
+@kernel(inline="always")
+def input_counting(params, counting_at, model_at):
+    """The `counting` argument of the feature functions for a player whose knobs are at params[0:] and model
+    at params[model_at:]: 0 for a no-memory model (it never sees the memory inputs it was fitted without,
+    whatever the knob says), else the `counting` knob at params[counting_at] (0 there: an ablation of a
+    model fitted with memory, not a player who does not remember)."""
+    if params[model_at + H_NO_MEMORY] != 0.0:
+        return 0
+    return int(params[counting_at])
+
 
 @kernel
 def state_part(model, at, n, idx, val, pre):
