@@ -15,6 +15,7 @@ from idiotsim.runs.atomic_files import check_out_folder
 
 ACTIONS = ("generate", "train", "evaluate", "loop")
 KINDS = {"linear": 0, "mlp": 1}
+MEMORY_KINDS = {"full": 0, "none": 1, "specials": 2}  # strategies.learned.model.MEMORY_* (not imported: startup)
 
 
 class PositionBar:
@@ -78,11 +79,12 @@ def learn(
     lr_decay: Annotated[float, typer.Option("--lr-decay", metavar="F",
                                             help="train/loop: the learning rate's factor from one epoch to the "
                                                  "next (1: constant).")] = 1.0,
-    no_memory: Annotated[bool, typer.Option("--no-memory",
-                                            help="train/loop: a model without memory (fitted on what a player "
-                                                 "who does not remember the cards that left play can know: the "
-                                                 "pile's top run, no burned or known cards); it plays so too.")]
-    = False,
+    memory: Annotated[str, typer.Option("--memory", metavar="KIND",
+                                        help="train/loop: what the model's inputs remember of the cards that left "
+                                             "play: full; none (a player who does not remember: the pile's top "
+                                             "run, no burned or known cards); specials (none, but the burned 2s "
+                                             "and 10s). The model plays on the same inputs.")]
+    = "full",
     strategies: Annotated[Optional[str], typer.Option("--strategies", "-s", metavar="A,B,...",
                                                       help="evaluate: the players (specs or model.npz files).")]
     = None,
@@ -114,8 +116,10 @@ def learn(
     if not 2 <= players <= 10:
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
+    if memory not in MEMORY_KINDS:
+        raise UserError(f"--memory must be one of {', '.join(MEMORY_KINDS)}, got {memory!r}")
     train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay,
-                        memory=not no_memory)
+                        memory=MEMORY_KINDS[memory])
     specs = tuple(s for s in collectors.split(";") if s.strip())
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate

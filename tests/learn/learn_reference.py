@@ -14,7 +14,7 @@ from idiotsim.strategies.learned.features import (CARDS, M_BASIC, M_BURN, M_BURN
                                      S_HAND, S_OPPONENTS, S_PILE, S_PILE_SIZE, S_PLAYERS, S_RUN, S_SOURCE, S_TALON,
                                      S_TOP, S_UNSEEN, STATE_FEATURES, STRENGTH, SWAP_FEATURES, split_swap,
                                      SW_FACEUP, SW_FACEUP_PAIR, SW_HAND, SW_HAND_PAIR)
-from idiotsim.strategies.learned.model import H_HIDDEN, H_KIND, H_NO_MEMORY, HEADER, LINEAR, SWAP_HEAD
+from idiotsim.strategies.learned.model import H_HIDDEN, H_KIND, H_MEMORY, HEADER, LINEAR, SWAP_HEAD
 from idiotsim.strategies.learned.learned_knobs import MODEL_AT, K
 from idiotsim.strategies.learned.policy import LONG_ROUND, NO_MOVE, allowed
 from idiotsim.game.observation import (ACTIONS, BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECISION,
@@ -295,7 +295,7 @@ def choose_turn(obs, hand, params):
     m = np.empty(MOVE_FEATURES)
     pre = np.empty(width)
     h = np.empty(width)
-    counting = 0 if params[MODEL_AT + H_NO_MEMORY] != 0 else int(params[K.counting])  # (issue 44: no-memory models)
+    counting = 0 if params[MODEL_AT + H_MEMORY] == 1 else int(params[K.counting])  # (issue 44: no-memory models)
     state_features(obs, hand, counting, s)
     state_part(params, MODEL_AT, s, pre)
     best, best_score = NO_MOVE, 0.0
@@ -363,7 +363,7 @@ def reference_turn_move_score(obs, hand, params, move):
     m = np.empty(MOVE_FEATURES)
     pre = np.empty(width)
     h = np.empty(width)
-    counting = 0 if params[MODEL_AT + H_NO_MEMORY] != 0 else int(params[K.counting])  # (issue 44: no-memory models)
+    counting = 0 if params[MODEL_AT + H_MEMORY] == 1 else int(params[K.counting])  # (issue 44: no-memory models)
     state_features(obs, hand, counting, s)
     state_part(params, MODEL_AT, s, pre)
     move_features(obs, hand, s, move, basic_turn(obs, hand), counting, m)
