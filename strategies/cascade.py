@@ -30,6 +30,7 @@ import numpy as np
 
 from idiotsim.game.cards import HAND_TARGET
 from idiotsim.jit import kernel
+from idiotsim.strategies.constraints import pile_is_strong
 from idiotsim.strategies.toolkit import (CHANCE, LOW_RANK, NR, ORDINARY_MASK, PICKUP, SRC_HAND, TEN, TWO, can_chance, can_play,
                               cards_held, faceup_count, faceup_ranks, faceup_size, followers, follows, hand_size,
                               held_in_source, highest_rank, is_in, known_count, known_ranks, known_total,
@@ -77,15 +78,6 @@ class TurnPlan(NamedTuple):
 
 
 # ---- the counting steps ----------------------------------------------------------
-
-@kernel
-def pile_is_strong(obs, min_rank):
-    """Every card in the pile is a 2 or an ordinary rank >= min_rank (a 10 never stays on it)."""
-    for r in range(1, NR):
-        if pile_count(obs, r) > 0 and r < min_rank:
-            return False
-    return True
-
 
 @kernel
 def pile_is_stopper(obs, hand, max_beaters):

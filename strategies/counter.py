@@ -23,6 +23,7 @@ lasts (a second one would only be replaced by a drawn card).
 
 ``count`` = 0 turns all of it off: the turns are then exactly `basic`'s.
 """
+from idiotsim.strategies.constraints import constrained_move
 from idiotsim.strategies.toolkit import (ALL_COPIES, SWAP, TURN, Knob, Preset, Strategy, basic_turn, decision, knob_ids,
                               lowest_blind, strategy_function)
 from idiotsim.strategies.cascade import OFF, TurnPlan, swap_by_mode, turn_cascade
@@ -75,6 +76,15 @@ PRESETS = {
     "count-specials": Preset("tip 'Tell spesialkortene': count the 2s and 10s, and the rest (as counter)", count=1),
 }
 
+CONSTRAINTS_AT = len(KNOBS)  # the constraint block of a constrained seat follows the knobs (idiotsim.strategies.constraints)
+
+
+@strategy_function
+def decide_constrained(obs, hand, params, rng):
+    """The decision under the constraint block at params[CONSTRAINTS_AT:]: its move, or the nearest allowed one."""
+    return constrained_move(obs, hand, params, CONSTRAINTS_AT, decide(obs, hand, params, rng))
+
+
 STRATEGY = Strategy(
     name="counter",
     decide=decide,
@@ -85,4 +95,5 @@ STRATEGY = Strategy(
     presets=PRESETS,
     looks_at=("own cards", "pile", "every face-up row", "cards picked up in sight", "burned cards",
               "card counts of every seat"),
+    constrained_decide=decide_constrained,
 )

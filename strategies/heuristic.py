@@ -17,6 +17,7 @@ play from the hand has at most ``max_copies`` cards (R16.1 refills the hand to 3
 anyway); once the talon is empty every copy is played, so no card is left
 stranded in a hand that can only shrink.
 """
+from idiotsim.strategies.constraints import constrained_move
 from idiotsim.strategies.toolkit import (ACE, KING, SWAP, TURN, Knob, Preset, Strategy, decision, knob_ids, lowest_blind,
                               strategy_function)
 from idiotsim.strategies.cascade import NEVER, OFF, TurnPlan, swap_by_mode, turn_cascade
@@ -127,6 +128,15 @@ PRESETS = {
     ),
 }
 
+CONSTRAINTS_AT = len(KNOBS)  # the constraint block of a constrained seat follows the knobs (idiotsim.strategies.constraints)
+
+
+@strategy_function
+def decide_constrained(obs, hand, params, rng):
+    """The decision under the constraint block at params[CONSTRAINTS_AT:]: its move, or the nearest allowed one."""
+    return constrained_move(obs, hand, params, CONSTRAINTS_AT, decide(obs, hand, params, rng))
+
+
 STRATEGY = Strategy(
     name="heuristic",
     decide=decide,
@@ -135,4 +145,5 @@ STRATEGY = Strategy(
     knobs=KNOBS,
     presets=PRESETS,
     looks_at=("own cards", "pile", "the next player's card count"),
+    constrained_decide=decide_constrained,
 )

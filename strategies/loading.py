@@ -1,6 +1,9 @@
 """Loading strategies: the registry of shipped families and presets, spec strings
 (``name:knob=v``, ``path/file.py:NAME``, a preset file ``path/best.toml``) and descriptions.
 
+Any spec may end in constraints (``idiotsim.strategies.constraints``): ``learned-search-4p+up=10+pickup=never``
+plays that strategy restricted to the moves the constraints allow (`constrain`).
+
 A preset file (``idiotsim optimize`` writes one as ``best.toml``) names a family
 and its knob values; every knob not listed keeps the family's default::
 
@@ -17,10 +20,12 @@ only the toolkit). A shipped name imports its own family's module only
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import math
 import os
+import re
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -30,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.errors import UserError
+from idiotsim.strategies.constraints import Constraints, constrained_move, parse_constraints, split_constraints
 from idiotsim.strategies.registry import STRATEGIES
 from idiotsim.strategies.toolkit import SIG, Knob, Strategy, compiled
 
@@ -38,10 +44,11 @@ from idiotsim.strategies.toolkit import SIG, Knob, Strategy, compiled
 
 @dataclass(frozen=True)
 class SeatStrategy:
-    """A strategy with its knob values, as one seat plays it."""
+    """A strategy with its knob values (and constraints), as one seat plays it."""
     label: str
     strategy: Strategy
     params: np.ndarray
+    constraints: Constraints | None = None  # None: unconstrained
 
     @property
     def decide(self):
@@ -126,8 +133,12 @@ def _registered(name: str) -> Strategy:
 
 def load_strategy(spec: str) -> SeatStrategy:
     """``name``, ``name:knob=v,...``, ``preset``, ``path/to/file.py:name[:knob=v,...]``, a preset
-    file ``path/to/best.toml`` or a learned model file ``path/to/model.npz[:knob=v,...]``."""
+    file ``path/to/best.toml`` or a learned model file ``path/to/model.npz[:knob=v,...]``, each
+    optionally followed by constraints (``+up=10+burn=never``, `constrain`)."""
     spec = spec.strip()
+    base, suffix = split_constraints(spec)
+    if suffix:
+        return constrain(load_strategy(base), parse_constraints(suffix, spec), label=spec)
     if spec.endswith(".toml"):
         return load_preset_file(spec)
     if _source_of(spec) is not None:
@@ -148,6 +159,54 @@ def load_strategy(spec: str) -> SeatStrategy:
     if ".py:" in spec:  # a user's function: compiled now, so that a failure is one line, not a traceback
         _compile_users(strategy, spec)  # (a shipped family compiles, or loads from the cache, when it first plays)
     return SeatStrategy(label=spec, strategy=strategy, params=strategy.params(values))
+
+
+def constrain(seat: SeatStrategy, constraints: Constraints, label: str | None = None) -> SeatStrategy:
+    """`seat` restricted to the moves `constraints` allow (``idiotsim.strategies.constraints``): a family that
+    reads the block itself (the search, the learned player) gets it in its params after the knobs; any other
+    plays its ``constrained_decide`` (or a wrapper compiled now, for a user's file) with the block after its
+    params. No constraints give `seat` back (relabelled)."""
+    if seat.constraints is not None:
+        raise ValueError(f"{seat.label} is constrained already: give every constraint in one spec")
+    strategy, params = seat.strategy, np.asarray(seat.params, np.float64)
+    label = label or seat.label
+    if not constraints:
+        return SeatStrategy(label, strategy, params)
+    if not hasattr(strategy.decide, "signatures"):
+        raise UserError(f"strategy {label!r}: constraints apply to compiled strategies only ({strategy.name} plays "
+                        "in Python)")
+    block = constraints.block()
+    if strategy.reads_constraints:
+        at = len(strategy.knobs)
+        params = params.copy()
+        params[at:at + len(block)] = block
+        return SeatStrategy(label, strategy, params, constraints)
+    at = len(params)
+    decide = strategy.constrained_decide if at == len(strategy.knobs) else None
+    if decide is None:
+        decide = _wrapped(strategy.decide, at, label)
+    wrapped = dataclasses.replace(strategy, decide=decide, constrained_decide=None)
+    return SeatStrategy(label, wrapped, np.concatenate([params, block]), constraints)
+
+
+_WRAPPERS: dict = {}
+
+
+def _wrapped(decide, at: int, label: str):
+    """A user strategy's decision under the constraint block at params[at:], compiled now (not cached: numba
+    keys a closure's cache by its cells, which differ in every process)."""
+    key = (id(decide), at)
+    if key not in _WRAPPERS:
+        from numba import njit
+
+        def constrained(obs, hand, params, rng):
+            return constrained_move(obs, hand, params, at, decide(obs, hand, params, rng))
+        try:
+            _WRAPPERS[key] = (decide, compiled(njit(SIG)(constrained)))
+        except Exception as e:  # numba's error in any form
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise UserError(f"strategy {label!r} does not compile with its constraints: {first}") from None
+    return _WRAPPERS[key][1]
 
 
 def _compile_users(strategy: Strategy, spec: str) -> None:
@@ -246,6 +305,9 @@ def preset_text(strategy: SeatStrategy, spec: str, comment_lines=()) -> str:
     return "\n".join(lines) + "\n"
 
 
+KNOB_ITEM = re.compile(r"\w+=")  # a spec list's item that continues the spec before it: knob=value
+
+
 def split_specs(text: str) -> list[str]:
     """A comma list of strategy specs. Knobs are separated by commas too, so a
     spec with knobs ends at the next item that is not ``knob=value``."""
@@ -253,7 +315,7 @@ def split_specs(text: str) -> list[str]:
     for part in (p.strip() for p in text.split(",")):
         if not part:
             raise UserError(f"empty strategy name in {text!r}")
-        if "=" in part and ":" not in part and specs:
+        if KNOB_ITEM.match(part) and ":" not in part and specs:
             specs[-1] += "," + part
         else:
             specs.append(part)

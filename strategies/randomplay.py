@@ -4,6 +4,7 @@ from idiotsim.game.moves import MAX_MOVES, PICKUP, SIG, list_turn_moves, swap_ch
 from idiotsim.game.observation import BLIND_PRESENT, DECISION, FACEUP, NR, SEAT, SWAP, TURN
 from idiotsim.game.rng import nb_below
 from idiotsim.jit import kernel
+from idiotsim.strategies.constraints import constrained_move
 from idiotsim.strategies.toolkit import Strategy, strategy_function
 
 
@@ -55,10 +56,20 @@ def decide(obs, hand, params, rng):
     return 0
 
 
+CONSTRAINTS_AT = 0  # the constraint block of a constrained seat follows the knobs (idiotsim.strategies.constraints)
+
+
+@strategy_function
+def decide_constrained(obs, hand, params, rng):
+    """The decision under the constraint block at params[CONSTRAINTS_AT:]: its move, or the nearest allowed one."""
+    return constrained_move(obs, hand, params, CONSTRAINTS_AT, decide(obs, hand, params, rng))
+
+
 STRATEGY = Strategy(
     name="random",
     decide=decide,
     description="Uniform over legal moves (voluntary pickups and chance included); seeded per seat",
     stochastic=True,
     looks_at=("own cards", "pile top", "its random stream"),
+    constrained_decide=decide_constrained,
 )

@@ -47,6 +47,7 @@ from idiotsim.game.moves import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POS
                                  legal_now, lowest_rank, play, playable_mask, rank_is_legal, ranks_present,
                                  swap_choice)
 from idiotsim.jit import kernel
+from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.game.observation import (ALL_RANKS, BLIND, BLIND_PRESENT, BLIND_SIZE, BURNED, DECISION, DECKS, FACEUP,
                                   HAND_SIZE, KNOWN, LAST_HAND_WITH_FACEUP, LEGAL, LOW_RANK, MUST_PLAY, NR,
                                   PILE_COUNTS, PLAYERS, SEAT, SOURCE, SRC_BLIND, SRC_FACEUP, SRC_HAND, SWAP,
@@ -270,7 +271,12 @@ class Strategy:
     ``work``: None for a player about as fast as ``basic``; else a function of the knob values
     giving a game's cost, in games of ``basic``, when one seat plays it (``idiotsim.runs.chunk_sizes``).
     ``weights``: None, or a function of the knob values giving a block of numbers that ``params``
-    appends after the knobs (the `learned` family's model: thousands of numbers, not knobs)."""
+    appends after the knobs (the `learned` family's model: thousands of numbers, not knobs).
+    ``reads_constraints``: its decision function reads a constraint block (``idiotsim.strategies.constraints``)
+    right after the knobs itself (the search, the learned player), so ``params`` always holds one there,
+    zeros when unconstrained, and the weights follow it. Otherwise a constrained seat plays
+    ``constrained_decide`` (a shipped family's compiled wrapper: its decision, replaced by the nearest
+    allowed move, with the block after its knobs), or a wrapper made when the spec is loaded."""
     name: str
     decide: object
     description: str
@@ -282,23 +288,45 @@ class Strategy:
     fair: bool = True  # False: sees hidden cards (an upper bound for experiments, never a real player)
     work: object = None  # params -> cost of a game with one seat of it, in games of basic; None: 1
     weights: object = None  # knob values -> numbers appended to params after the knobs (a learned model)
+    reads_constraints: bool = False  # its decide reads the constraint block after the knobs itself
+    constrained_decide: object = None  # its decision under a constraint block that follows its knobs
 
-    def params(self, values: dict | None = None) -> np.ndarray:
+    def params(self, values: dict | None = None, constraints: np.ndarray | None = None) -> np.ndarray:
+        """The knob values (the defaults where `values` gives none), then the constraint block where the
+        family reads one itself (`constraints`, or zeros) and the weights; for another family with
+        `constraints`, the block after everything (``constraint_at``)."""
         values = values or {}
-        knobs = np.array([float(values.get(k.name, k.default)) for k in self.knobs], dtype=np.float64)
-        if self.weights is None:
-            return knobs
-        return np.concatenate([knobs, np.asarray(self.weights(values), dtype=np.float64)])
+        parts = [np.array([float(values.get(k.name, k.default)) for k in self.knobs], dtype=np.float64)]
+        if self.reads_constraints:
+            parts.append(np.zeros(CONSTRAINT_SIZE) if constraints is None else constraints)
+        if self.weights is not None:
+            parts.append(np.asarray(self.weights(values), dtype=np.float64))
+        if constraints is not None and not self.reads_constraints:
+            parts.append(constraints)
+        return np.concatenate(parts).astype(np.float64) if len(parts) > 1 else parts[0]
+
+    def constraint_at(self, values: dict | None = None) -> int:
+        """Where in ``params(values, constraints)`` the constraint block lies: right after the knobs for a
+        family that reads it itself or has no weights, else after the weights."""
+        if self.reads_constraints or self.weights is None:
+            return len(self.knobs)
+        return len(self.knobs) + len(self.weights(values or {}))
 
     def __reduce__(self):
         """Pickled (for a Dask worker) with its decision function by import name when it is importable,
         as every shipped family's is: numba rebuilds a pickled function by value and without its disk
         cache, so each worker process would compile it again (minutes for the search family)."""
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        reference = _import_name(self.decide)
-        if reference is not None:
-            fields["decide"] = None  # imported again by name on the other side
-        return (_strategy_from_fields, (fields, reference))
+        references = {}
+        for name in FUNCTION_FIELDS:
+            reference = _import_name(fields[name])
+            if reference is not None:
+                fields[name] = None  # imported again by name on the other side
+                references[name] = reference
+        return (_strategy_from_fields, (fields, references))
+
+
+FUNCTION_FIELDS = ("decide", "constrained_decide")  # a Strategy's compiled functions: pickled by import name
 
 
 def _import_name(function) -> tuple[str, str] | None:
@@ -310,7 +338,9 @@ def _import_name(function) -> tuple[str, str] | None:
     return (module, name) if getattr(sys.modules.get(module), name, None) is function else None
 
 
-def _strategy_from_fields(fields: dict, reference: tuple[str, str] | None) -> Strategy:
-    if reference is not None:
-        fields = dict(fields, decide=getattr(importlib.import_module(reference[0]), reference[1]))
+def _strategy_from_fields(fields: dict, references) -> Strategy:
+    if references is not None and not isinstance(references, dict):  # pickled before constrained_decide
+        references = {"decide": references}
+    for name, (module, attribute) in (references or {}).items():
+        fields = dict(fields, **{name: getattr(importlib.import_module(module), attribute)})
     return Strategy(**fields)

@@ -83,6 +83,7 @@ from idiotsim.game.observation import (BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP,
                                   PILE_SIZE, PILE_TOP, PLACE, PLAYERS, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
                                   SWAP, TALON_SIZE, TEN_ONLY_ON_LOWER, TURN)
 from idiotsim.game.cards import BASIC_KEY, BASIC_ORDER, SIX
+from idiotsim.strategies.constraints import constrained_move
 from idiotsim.strategies.toolkit import (CHANCE, PICKUP, TEN, TWO, Knob, Preset, Strategy, knob_ids, cards_held, faceup_addable,
                               held_in_source, legal_mask, legal_now, lowest_blind, next_seat_in, play,
                               strategy_function, unseen)
@@ -373,6 +374,15 @@ def decide(obs, hand, params, rng):
     return lowest_blind(obs)
 
 
+CONSTRAINTS_AT = len(KNOBS)  # the constraint block of a constrained seat follows the knobs (idiotsim.strategies.constraints)
+
+
+@strategy_function
+def decide_constrained(obs, hand, params, rng):
+    """The decision under the constraint block at params[CONSTRAINTS_AT:]: its move, or the nearest allowed one."""
+    return constrained_move(obs, hand, params, CONSTRAINTS_AT, decide(obs, hand, params, rng))
+
+
 WEIGHTED = Strategy(
     name="weighted",
     decide=decide,
@@ -381,5 +391,6 @@ WEIGHTED = Strategy(
     counts_cards=True,
     knobs=KNOBS,
     presets=PRESETS,
+    constrained_decide=decide_constrained,
 )
 STRATEGY = WEIGHTED

@@ -12,7 +12,8 @@ CHECK_GAMES = 2_000
 
 def check_strategy(
     spec: Annotated[str, typer.Argument(
-        metavar="SPEC", help="A strategy: NAME[:knob=v,...] or path/file.py:NAME[:knob=v,...].")],
+        metavar="SPEC", help="A strategy: NAME[:knob=v,...] or path/file.py:NAME[:knob=v,...], optionally "
+                         "+constraints (NAME+up=10+pickup=never).")],
     games: Annotated[int, typer.Option(
         "--games", "-g", metavar="G",
         help="Games per rules variant for the legality check, spread over 2..10 players.")] = CHECK_GAMES,

@@ -30,7 +30,8 @@ RuleOpt = Annotated[Optional[list[str]], typer.Option(
 StrategiesOpt = Annotated[str, typer.Option(
     "--strategies", "-s", metavar="A,B,...",
     help="One strategy per seat, comma-separated; one name means every seat. "
-         "name[:knob=v,...] or path/file.py:name. See `idiotsim strategies`.")]
+         "name[:knob=v,...] or path/file.py:name, each optionally +constraints (learned-search-4p+up=10). "
+         "See `idiotsim strategies`.")]
 SeedOpt = Annotated[Optional[int], typer.Option(
     "--seed", metavar="S", help=f"Run seed, 0..{SEED_MAX}.")]
 RunSeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Run seed.")]

@@ -61,6 +61,8 @@ def listing_lines(infos: list[StrategyInfo], width: int) -> list[str]:
     lines = [f"{name:<{name_width}}{GAP}{family:<{family_width}}{GAP}{_clip(text, text_width)}".rstrip()
              for name, family, text in rows]
     return lines + ["", "Knobs of one: idiotsim strategies NAME. Set them as NAME:knob=value,...",
+                    "Tips as constraints on any of them: NAME+up=10+pickup=never (up, hand, pickup,",
+                    "burn, tens, copies; docs/strategies.md, Constraints).",
                     "OpenSpiel's bots: openspiel:NAME[:knob=value,...], with the openspiel extra",
                     "(docs/interop.md lists them)."]
 

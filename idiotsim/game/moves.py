@@ -23,9 +23,10 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from idiotsim.game.cards import JACK, TEN, TWO
+from idiotsim.game.cards import JACK, SIX, TEN, TWO
 from idiotsim.game.observation import (ALL_RANKS, CAN_CHANCE, CAN_PICKUP, DECISION, FACEUP, LAST_HAND_WITH_FACEUP,
-                                       LEGAL, MUST_PLAY, NR, SEAT, SOURCE, SRC_FACEUP, SRC_HAND, SWAP, TALON_SIZE)
+                                       LEGAL, MUST_PLAY, NR, PILE_RUN, PILE_TOP, SEAT, SIX_BURN, SOURCE, SRC_FACEUP,
+                                       SRC_HAND, SWAP, TALON_SIZE)
 from idiotsim.jit import kernel
 
 SIG = types.int64(types.int64[::1], types.int64[::1], types.float64[::1], types.uint64[::1])
@@ -55,6 +56,18 @@ def play(rank, count, extra):
 def swap_choice(a, b, c):
     """The three ranks to lie face-up."""
     return a + NR * b + NR * NR * c
+
+
+@kernel(inline="always")
+def play_rank(move):
+    """The rank of a play code."""
+    return move & 15
+
+
+@kernel(inline="always")
+def play_cards(move):
+    """The cards a play code puts on the pile: its count and its V11 face-up extras."""
+    return ((move >> 4) & 15) + (move >> 8)
 
 
 def play_parts(move: int) -> tuple:
@@ -174,6 +187,17 @@ def highest_rank(mask):
     """The highest rank id whose bit is set in `mask` (NO_RANK when none is)."""
     return 63 - _count_leading_zeros(mask)  # ctlz(0) is 64: NO_RANK
 
+
+
+@kernel(inline="always")
+def play_burns(obs, move):
+    """Does the play `move` (a legal play code, not PICKUP or CHANCE) burn the pile (R16.2)? A play of 10s;
+    or one that leaves four or more cards of its rank on top (V7), or with V10 three 6s."""
+    rank = move & 15
+    run = play_cards(move)
+    if obs[PILE_TOP] == rank:
+        run += obs[PILE_RUN]
+    return rank == TEN or run >= 4 or (obs[SIX_BURN] > 0 and rank == SIX and run >= obs[SIX_BURN])
 
 
 @kernel(inline="always")

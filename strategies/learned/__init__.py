@@ -3,8 +3,10 @@
 Every candidate move of a turn is scored by a model of (observation, own hand, move) features
 (``idiotsim.strategies.learned.features``: the state part once per decision, the move part per candidate) and the
 best is played; the swap (R6) scores every distinct face-up choice with the model's swap head; the
-blind flip (R15) is the lowest position. ``params`` = the knobs below, then the model's numbers
-(``idiotsim.strategies.learned.model``), so every learned preset and model file shares one compiled function.
+blind flip (R15) is the lowest position. ``params`` = the knobs below, a constraint block (the moves it may
+choose from: ``idiotsim.strategies.constraints``, read by the player itself) and the model's numbers
+(``idiotsim.strategies.learned.model``), so every learned preset, model file and constraint shares one compiled
+function.
 
 The knobs override the model (0 / the default = the model's own choice), so a tip can be asked of the
 learned player as a paired treatment; ``idiotsim.strategies.learned.policy`` has their exact rules. ``model``
@@ -88,6 +90,7 @@ STRATEGY = Strategy(
     looks_at=("own cards", "pile", "burned cards", "every seat's face-up and known cards", "the talon"),
     weights=shipped_weights,
     work=work,
+    reads_constraints=True,
 )
 LEARNED = STRATEGY
 

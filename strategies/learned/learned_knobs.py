@@ -1,6 +1,7 @@
 """The `learned` family's knobs, declared once: the spec parser, `idiotsim strategies`, the optimiser and the
 learned player's kernels (``idiotsim.strategies.learned.policy``, by name: ``params[K.burn_min]``) all read
-``KNOBS``. ``params`` = these knobs, then the model's numbers from ``MODEL_AT``.
+``KNOBS``. ``params`` = these knobs, the constraint block (``CONSTRAINTS_AT``: the moves it may choose from,
+idiotsim.strategies.constraints; zeros when unconstrained), then the model's numbers from ``MODEL_AT``.
 
 The knobs override the model (0 / the default = the model's own choice), so a tip can be asked of the
 learned player as a paired treatment; ``idiotsim.strategies.learned.policy`` has their exact rules.
@@ -8,6 +9,7 @@ learned player as a paired treatment; ``idiotsim.strategies.learned.policy`` has
 from pathlib import Path
 
 from idiotsim.game.cards import KING
+from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.strategies.toolkit import Knob, knob_ids
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -39,4 +41,5 @@ KNOBS = (
         f"{i} {name[:-4]}" for i, name in enumerate(MODELS))),
 )
 K = knob_ids(KNOBS)
-MODEL_AT = len(KNOBS)  # the model's numbers follow the knobs
+CONSTRAINTS_AT = len(KNOBS)  # the constraint block follows the knobs
+MODEL_AT = CONSTRAINTS_AT + CONSTRAINT_SIZE  # the model's numbers follow the block

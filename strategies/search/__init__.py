@@ -20,6 +20,10 @@ first and plays its move where its best leads the runner-up by more than `gate` 
 are searched, over its `top` best moves. The presets `learned-search-2p` .. `learned-search-5p` are the
 strong point chosen in reports/learned.md.
 
+Constraints (``idiotsim.strategies.constraints``, the block after the knobs): the search judges only the allowed
+moves of its own seat (its rollouts stay unconstrained), the gate gates among them, and the swaps it does not
+search (basic's, the learned player's, swap mode 2) keep to them.
+
 ``PERFECT_INFO`` sees every hidden card (the true state instead of samples): an upper bound on what
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
 numba engine.
@@ -115,6 +119,7 @@ STRATEGY = Strategy(
     work=work,
     weights=learned_rollout_weights,
     presets=PRESETS,
+    reads_constraints=True,
 )
 SEARCH = STRATEGY
 
@@ -129,4 +134,5 @@ PERFECT_INFO = Strategy(
     fair=False,
     work=work_perfect_info,
     weights=learned_rollout_weights,
+    reads_constraints=True,
 )

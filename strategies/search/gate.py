@@ -104,7 +104,7 @@ def gate_turn(obs, hand, params, at, gate, top, by_score, moves, n_moves, scores
             second = i
     if scores[best] - scores[second] > gate:
         if obs[ob.ACTIONS] >= LONG_ROUND:
-            return basic_turn(obs, hand), 1
+            return moves[0], 1  # basic's move (or, constrained, its allowed replacement): the list's first
         return moves[best], 1
     return SEARCH, keep_top(moves, scores, ranks, n_moves, top, by_score)
 

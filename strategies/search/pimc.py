@@ -39,13 +39,15 @@ from idiotsim.game.moves import MAX_MOVES, can_play, list_turn_moves, playable_m
 from idiotsim.game.observation import NR
 from idiotsim.jit import kernel
 from idiotsim.strategies.cascade import swap_by_mode
+from idiotsim.strategies.constraints import constrain_list, constrained_move
 from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
 from idiotsim.strategies.learned import policy as learned_policy
 from idiotsim.strategies.search import gate as search_gate
-from idiotsim.strategies.search.sampler import (PLAN_SIZE, copy_range, hidden_pool, plan_samples, sample_deal_from,
+from idiotsim.strategies.search.sampler import (PLAN_SIZE, copy_range, decision_pool, hidden_pool, plan_samples,
+                                                sample_deal_from,
                                                 sample_state_from)
-from idiotsim.strategies.search.search_knobs import (GATE_OFF, HALVING, LEARNED_AT, POLICY_BASIC, POLICY_COUNTER,
+from idiotsim.strategies.search.search_knobs import (CONSTRAINTS_AT, GATE_OFF, HALVING, LEARNED_AT, POLICY_BASIC, POLICY_COUNTER,
                                                      POLICY_LEARNED_SELF, POLICY_TUNED, POLICY_TUNED_SELF,
                                                      SWAP_LEARNED, SWAP_SEARCHED, SWAP_TENS_IN_HAND, TENS_BURN,
                                                      TENS_SAVE, WINS, K)
@@ -253,7 +255,8 @@ def determinize(obs, hand, rng, st, work, truth, perfect):
     plan = work[PLAN:WORK_SIZE]
     swap = obs[ob.DECISION] == ob.SWAP
     if work[HIDDEN_BUILT] == 0:
-        work[HIDDEN_BUILT] = hidden_pool(obs, hand, hidden) + 1
+        work[HIDDEN_BUILT] = (hidden_pool(obs, hand, hidden) if swap else
+                              decision_pool(obs, hand, hidden, work[BELIEF])) + 1
         if not swap:
             plan_samples(obs, hidden, work[HIDDEN_BUILT] - 1, work[BELIEF], plan)
     m = work[HIDDEN_BUILT] - 1
@@ -441,15 +444,17 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     bool (`run_time`)."""
     decision = obs[ob.DECISION]
     if decision == ob.SWAP and params[K.swap] == SWAP_TENS_IN_HAND:
-        return swap_by_mode(obs, hand, TENS_IN_HAND_MODE)
-    if decision == ob.SWAP and params[K.swap] == SWAP_LEARNED:  # the learned player's swap
-        return learned_policy.learned_decision(obs, hand, params[LEARNED_AT:])
-    if decision == ob.BLIND or (decision == ob.SWAP and params[K.swap] != SWAP_SEARCHED):
+        return constrained_move(obs, hand, params, CONSTRAINTS_AT, swap_by_mode(obs, hand, TENS_IN_HAND_MODE))
+    if decision == ob.SWAP and params[K.swap] == SWAP_LEARNED:  # the learned player's swap, within the constraints
+        return learned_policy.decide_within(obs, hand, params[LEARNED_AT:], params, CONSTRAINTS_AT)
+    if decision == ob.BLIND:
         return basic_decide(obs, hand, params, rng)
+    if decision == ob.SWAP and params[K.swap] != SWAP_SEARCHED:
+        return constrained_move(obs, hand, params, CONSTRAINTS_AT, basic_decide(obs, hand, params, rng))
     work = np.zeros(WORK_SIZE, np.int64)
     work[BELIEF] = params[K.belief]
     moves = work[MOVES:PLACE_SUMS]
-    n_moves = list_search_moves(obs, hand, params, moves)
+    n_moves = constrain_list(obs, hand, params, CONSTRAINTS_AT, moves, list_search_moves(obs, hand, params, moves))
     if n_moves == 1:
         return moves[0]
     if decision == ob.TURN and is_gated(params):

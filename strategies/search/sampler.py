@@ -19,6 +19,14 @@ Two beliefs (the `belief` knob of the search):
   fall back to the uniform belief after MAX_TRIES rejected tries.
 - BASIC_PLAYS: the same with the play facts instead (LACKS, LACKS_FREE; docs/rules.md "Play facts"):
   what `basic`'s swap, plays and pickups imply its hand lacks, of which the pickup facts are a part.
+- NO_MEMORY: a player who does not count, who remembers nothing of the cards that have left play. Only
+  what is in sight now is known: its own hand, every face-up card and the pile's top run (PILE_TOP,
+  PILE_RUN); every size (hands, blind rows, talon, pile) too, but not which cards were burned, which lie
+  in the pile below its top run, nor which an opponent picked up in sight (KNOWN), nor any fact. The
+  hidden places, the pile below its top run (never a 10: a 10 burns) and the burned cards are dealt from
+  everything not in sight (`visible_pool`), uniformly among such arrangements (`_sample_forgetting`):
+  cards that were in fact burned or buried may come back into a hand or the talon of a sample. The
+  sampled state forgets what the player does: no KNOWN card, no fact.
 
 The kernels allocate nothing: the pool is the caller's work array. A search draws K samples of one
 decision from the same pool, so it builds the pool (`hidden_pool`) and what the belief makes of it
@@ -36,11 +44,12 @@ from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.jit import kernel
+from idiotsim.game.cards import TEN
 from idiotsim.game.observation import NR
 from idiotsim.game.rng import nb_below_from, nb_next_u64
 
 CARDS_PER_RANK = 4  # per deck (R1, V7)
-UNIFORM, BASIC_MODEL, BASIC_PLAYS = 0, 1, 2  # values of the search's belief knob
+UNIFORM, BASIC_MODEL, BASIC_PLAYS, NO_MEMORY = 0, 1, 2, 3  # values of the search's belief knob
 # Tries of the belief's rejection step before it falls back to the uniform belief. A try is kept with
 # probability the product, over every binding fact but the first, of the share of its hands that the
 # earlier seats' hands leave; with one binding fact (most positions) every try is kept, and no fallback
@@ -67,6 +76,36 @@ def hidden_pool(obs, hand, pool):
             pool[m] = r
             m += 1
     return m
+
+
+@kernel
+def visible_pool(obs, hand, pool):
+    """NO_MEMORY's pool: every card not in sight of `obs[SEAT]` now (not in its hand, not face-up, not in
+    the pile's top run), as ranks in rank order in pool[:m]; returns m (-1 when the observation shows more
+    cards of a rank than the deck holds)."""
+    n = obs[ob.PLAYERS]
+    m = 0
+    for r in range(NR):
+        unseen = CARDS_PER_RANK * obs[ob.DECKS] - hand[r]
+        if r == obs[ob.PILE_TOP]:
+            unseen -= obs[ob.PILE_RUN]
+        for s in range(n):
+            unseen -= obs[ob.FACEUP + s * NR + r]
+        if unseen < 0:
+            return -1
+        for _ in range(unseen):
+            pool[m] = r
+            m += 1
+    return m
+
+
+@kernel
+def decision_pool(obs, hand, pool, belief):
+    """The pool a decision's samples are dealt from under `belief`: `visible_pool` for NO_MEMORY, else
+    `hidden_pool`."""
+    if belief == NO_MEMORY:
+        return visible_pool(obs, hand, pool)
+    return hidden_pool(obs, hand, pool)
 
 
 @kernel
@@ -136,11 +175,11 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     hand, every public fact, and the unseen cards dealt into the hidden places (the other hands
     beyond their KNOWN cards, seat by seat; every present blind position; the talon in order),
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
-    the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS). Returns 0, or -1 when the
-    observation is inconsistent."""
+    the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS); or, NO_MEMORY, with what left
+    play forgotten (`_sample_forgetting`). Returns 0, or -1 when the observation is inconsistent."""
     hidden = np.empty(layout.MAX_CARDS, np.int64)
     plan = np.zeros(PLAN_SIZE, np.int64)
-    m = hidden_pool(obs, hand, hidden)
+    m = decision_pool(obs, hand, hidden, belief)
     plan_samples(obs, hidden, m, belief, plan)
     return sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan)
 
@@ -156,10 +195,12 @@ def _copy_pool(hidden, pool, m):
 @kernel
 def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan):
     """`sample_state` with what every sample of the decision shares built beforehand: hidden[:m] as
-    `hidden_pool` leaves it (m its result, copied into `pool` and sampled from) and `plan` as
+    `decision_pool` leaves it (m its result, copied into `pool` and sampled from) and `plan` as
     `plan_samples` leaves it; the same state for the same stream."""
     if m < 0:
         return -1
+    if belief == NO_MEMORY:
+        return _sample_forgetting(obs, hand, rng, st, pool, hidden, m)
     _copy_pool(hidden, pool, m)
     _set_counters(st, obs)
     p, o, h = data_pointer(st), data_pointer(obs), data_pointer(hand)
@@ -181,6 +222,66 @@ def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan):
     else:
         shuffle_range(pool, k, m, rng)
     return _deal_rest(obs, st, pool, k, m, plan[0] if k > 0 else 0)
+
+
+@kernel
+def _sample_forgetting(obs, hand, rng, st, pool, hidden, m):
+    """NO_MEMORY: a state from `visible_pool`'s cards hidden[:m]: the pile below its top run first (a uniform
+    choice of that many cards that are not 10s), then every other hidden place (the other hands whole, the
+    present blind positions, the talon) from a shuffle of the rest, and what is left burned. Every
+    arrangement of the pool with no 10 in the pile is equally likely (the pile's cards are chosen among
+    the cards that are not 10s, and every choice leaves the same number of ways to fill the rest). No
+    KNOWN card and no fact in the state: the player remembers none. Returns 0, or -1 when the sizes do
+    not add up."""
+    _copy_pool(hidden, pool, m)
+    _set_counters(st, obs)
+    n = obs[ob.PLAYERS]
+    seat = obs[ob.SEAT]
+    p, c = data_pointer(st), data_pointer(pool)
+    for s in range(n):
+        for r in range(NR):
+            p[ob.KNOWN + s * NR + r] = 0
+            p[layout.HANDS + s * NR + r] = hand[r] if s == seat else 0
+        for start in (ob.PICKUP_LEGAL, ob.PICKUP_FREE, ob.LACKS, ob.LACKS_FREE):
+            p[start + s] = 0
+    for r in range(NR):
+        p[ob.PILE_COUNTS + r] = 0
+        p[ob.BURNED + r] = 0
+    below = obs[ob.PILE_SIZE]
+    if obs[ob.PILE_TOP] >= 0:
+        p[ob.PILE_COUNTS + obs[ob.PILE_TOP]] = obs[ob.PILE_RUN]
+        below -= obs[ob.PILE_RUN]
+    not_tens = _partition(pool, 0, m, ob.ALL_RANKS & ~(1 << TEN))
+    if below < 0 or below > not_tens:
+        return -1
+    _pick(pool, 0, not_tens, below, rng)
+    for i in range(below):
+        p[ob.PILE_COUNTS + c[i]] += 1
+    shuffle_range(pool, below, m, rng)
+    k = below
+    for s in range(n):
+        if s != seat:
+            size = obs[ob.HAND_SIZE + s]
+            if k + size > m:
+                return -1
+            row = layout.HANDS + s * NR
+            for _ in range(size):
+                p[row + c[k]] += 1
+                k += 1
+    for i in range(3 * n):
+        if obs[ob.BLIND_PRESENT + i] != 0:
+            if k >= m:
+                return -1
+            p[layout.BLIND + i] = c[k]
+            k += 1
+        else:
+            p[layout.BLIND + i] = -1
+    if k + obs[ob.TALON_SIZE] > m:
+        return -1
+    k = _deal_talon(p, c, k, obs[ob.TALON_SIZE])
+    for i in range(k, m):
+        p[ob.BURNED + c[i]] += 1
+    return 0
 
 
 @kernel
@@ -400,7 +501,7 @@ def plan_samples(obs, hidden, m, belief, plan):
     cards the pool holds that meet its fact (`_fact_allows`), a float's bits in plan[1 + seat]. Any
     order of the pool gives the same plan."""
     believed = 0
-    if belief != UNIFORM and m >= 0:
+    if (belief == BASIC_MODEL or belief == BASIC_PLAYS) and m >= 0:
         mask_at, free_at = fact_offsets(belief)
         for s in range(obs[ob.PLAYERS]):
             if _binding(obs, s, mask_at, free_at):

@@ -1,8 +1,11 @@
 """The `search` family's knobs, declared once, and the named values they take: the spec parser, `idiotsim
 strategies`, the optimiser and the search's kernels (``idiotsim.strategies.search.pimc``, by name:
-``params[K.rollouts]``) all read ``KNOBS``. ``params`` = these knobs, then, for the searches that use the
-learned model (``uses_learned_model`` in the family), the `learned` family's params from ``LEARNED_AT``.
+``params[K.rollouts]``) all read ``KNOBS``. ``params`` = these knobs, the constraint block (``CONSTRAINTS_AT``:
+the moves the search may judge, idiotsim.strategies.constraints; zeros when unconstrained), then, for the
+searches that use the learned model (``uses_learned_model`` in the family), the `learned` family's params from
+``LEARNED_AT``.
 """
+from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.strategies.learned.learned_knobs import MODELS
 from idiotsim.strategies.toolkit import Knob, knob_ids
 
@@ -13,7 +16,7 @@ POLICY_LEARNED_SELF = 4  # the learned player at the searcher's seat, basic else
 SWAP_BASIC, SWAP_SEARCHED, SWAP_TENS_IN_HAND, SWAP_LEARNED = 0, 1, 2, 3  # values of the swap knob
 TENS_SEARCHED, TENS_BURN, TENS_SAVE = 0, 1, 2  # values of the tens knob (turn moves with a 10)
 ALL_MOVES, HALVING = 0, 1  # values of the halving knob
-UNIFORM, BASIC_MODEL, BASIC_PLAYS = 0, 1, 2  # values of the belief knob (idiotsim.strategies.search.sampler)
+UNIFORM, BASIC_MODEL, BASIC_PLAYS, NO_MEMORY = 0, 1, 2, 3  # values of the belief knob (search.sampler)
 
 KNOBS = (
     Knob("rollouts", 128, 1, 100_000, "K: sampled states per decision; every move is rolled out on each"),
@@ -30,10 +33,12 @@ KNOBS = (
     Knob("halving", 1, 0, 1, "1: sequential halving on the budget of K x moves rollouts, the better half of the "
                              "moves kept round by round (0.022 places ahead of 0 at the same time); "
                              "0: every move on all K sampled states (the plain search)"),
-    Knob("belief", 2, 0, 2, "the sampled states: 2 only the arrangements of the unseen cards that agree with what "
+    Knob("belief", 2, 0, 3, "the sampled states: 2 only the arrangements of the unseen cards that agree with what "
                             "the opponents' swaps, plays and pickups say of their hands had they played like basic "
                             "(the play facts), alike (0.038 places ahead of 1 at the same time per decision); 1 "
-                            "with their pickups only (0.019 ahead of 0); 0 every arrangement alike"),
+                            "with their pickups only (0.019 ahead of 0); 0 every arrangement alike; 3 no memory "
+                            "(not counting): only what is in sight now is known, every card not in sight (burned "
+                            "and buried ones too) dealt alike"),
     Knob("rollout_model", 0, 0, len(MODELS) - 1, "the learned model of the learned policy (4), the gate "
                                                          "and the learned swap (3): " + ", ".join(
         f"{i} {name[:-4]}" for i, name in enumerate(MODELS))),
@@ -47,4 +52,5 @@ KNOBS = (
                            "the search's ties); 0: basic's move first, then the list's order"),
 )
 K = knob_ids(KNOBS)
-LEARNED_AT = len(KNOBS)  # the learned model's users: the `learned` family's params follow the knobs
+CONSTRAINTS_AT = len(KNOBS)  # the constraint block follows the knobs
+LEARNED_AT = CONSTRAINTS_AT + CONSTRAINT_SIZE  # the learned model's users: the `learned` family's params follow it

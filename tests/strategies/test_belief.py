@@ -15,6 +15,11 @@
   that cannot hold together fall back to the uniform belief, so the sampler never fails.
 - Honesty: two true states that agree on everything public and on the seat's own hand give the same
   search decisions for the same stream, with either belief (the search never reads a hidden card).
+- No memory (NO_MEMORY, the search's `belief=3`: a player who does not count): every sample is a legal
+  state with every size as observed and the pile's top run kept, the pile below it holds no 10, nothing
+  KNOWN and no fact; burned 10s come back into play; the cards are spread as a shuffle spreads them; and
+  two observations that differ only in what has left play (burned cards, the pile below its top run,
+  KNOWN cards, the facts) give the same samples and the same search decisions.
 """
 from __future__ import annotations
 
@@ -240,7 +245,7 @@ def test_facts_that_cannot_hold_are_dropped_and_the_sampler_never_fails(belief):
     raise AssertionError("no position for two facts that cannot hold together")
 
 
-@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS)
+@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS + [sampler.NO_MEMORY])
 def test_honesty_the_search_never_reads_a_hidden_card(belief):
     """Two true states that agree on everything public and on the seat's own hand (the hidden cards
     permuted among their places, facts or not) give the same decisions and leave the same stream."""
@@ -248,7 +253,7 @@ def test_honesty_the_search_never_reads_a_hidden_card(belief):
     params = STRATEGY.params({"rollouts": 4, "belief": belief})
     checked = 0
     for pos in positions(Rules(players=4), range(2)):
-        if pos["obs"][ob.DECISION] != ob.TURN or (belief and not binding_seats(pos["obs"], belief)):
+        if pos["obs"][ob.DECISION] != ob.TURN or (belief in BELIEFS and not binding_seats(pos["obs"], belief)):
             continue
         truth = pos["state"]
         other = with_hidden_cards_moved(truth, pos["seat"], rng)
@@ -264,7 +269,7 @@ def test_honesty_the_search_never_reads_a_hidden_card(belief):
     assert checked >= 10
 
 
-@pytest.mark.parametrize("belief", BELIEFS)
+@pytest.mark.parametrize("belief", BELIEFS + [sampler.NO_MEMORY])
 def test_the_belief_search_plays_legal_games_against_model_breakers(belief):
     """The search with the belief on the numba engine against opponents that pick up by choice: every
     game ends without an illegal move (NO_STATE would be one)."""
@@ -277,7 +282,7 @@ def test_the_belief_search_plays_legal_games_against_model_breakers(belief):
     assert (np.sort(result["places"], axis=1) == np.arange(1, 5)).all()
 
 
-@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS)
+@pytest.mark.parametrize("belief", [sampler.UNIFORM] + BELIEFS + [sampler.NO_MEMORY])
 def test_a_decisions_samples_share_one_pool_and_plan_and_are_sample_states(belief):
     """The search builds a decision's hidden pool and the belief's plan once (search.determinize) and
     draws its K samples from them: the same states, in order, as K calls of `sample_state` that each
@@ -285,7 +290,7 @@ def test_a_decisions_samples_share_one_pool_and_plan_and_are_sample_states(belie
     checked = 0
     for pos in positions(Rules(players=4), range(3)):
         obs, hand = pos["obs"], pos["hand"]
-        if obs[ob.DECISION] != ob.TURN or (belief and not binding_seats(obs, belief)):
+        if obs[ob.DECISION] != ob.TURN or (belief in BELIEFS and not binding_seats(obs, belief)):
             continue
         work = np.zeros(search.WORK_SIZE, np.int64)
         work[search.BELIEF] = belief
@@ -298,3 +303,114 @@ def test_a_decisions_samples_share_one_pool_and_plan_and_are_sample_states(belie
             assert np.array_equal(st, expected) and shared[0] == alone[0]
         checked += 1
     assert checked >= 10
+
+
+# ---- no memory (the search's belief=3) ---------------------------------------------------------------------------
+
+def forgetting_sample(obs, hand, seed: int) -> np.ndarray:
+    return believed_sample(obs, hand, seed, sampler.NO_MEMORY)
+
+
+def pile_row(st) -> np.ndarray:
+    return st[ob.PILE_COUNTS: ob.PILE_COUNTS + NR]
+
+
+def test_no_memory_samples_are_legal_states_that_remember_nothing_that_left_play(fact_positions):
+    rules, found = fact_positions
+    turns = [p for p in found if p["obs"][ob.DECISION] == ob.TURN]
+    tens_back = 0
+    for i, pos in enumerate(turns):
+        obs, hand = pos["obs"], pos["hand"]
+        n, decks = obs[ob.PLAYERS], obs[ob.DECKS]
+        for k in range(2):
+            st = forgetting_sample(obs, hand, 100 * i + k)
+            per_rank = hands(st, n).sum(axis=0) + st[ob.FACEUP: ob.FACEUP + n * NR].reshape(n, NR).sum(axis=0) \
+                + pile_row(st) + st[ob.BURNED: ob.BURNED + NR]
+            for r in st[layout.BLIND: layout.BLIND + 3 * n]:
+                per_rank[r] += r >= 0
+            for r in st[layout.TALON: layout.TALON + st[layout.TALON_LEN]]:
+                per_rank[r] += 1
+            assert per_rank.tolist() == [4 * decks] * NR
+            assert (hands(st, n).sum(axis=1) == obs[ob.HAND_SIZE: ob.HAND_SIZE + n]).all()
+            assert (hands(st, n)[pos["seat"]] == hand).all()
+            assert ((st[layout.BLIND: layout.BLIND + 3 * n] >= 0) ==
+                    (obs[ob.BLIND_PRESENT: ob.BLIND_PRESENT + 3 * n] == 1)).all()
+            assert st[layout.TALON_LEN] - st[layout.TALON_POS] == obs[ob.TALON_SIZE]
+            assert pile_row(st).sum() == obs[ob.PILE_SIZE] and pile_row(st)[8] == 0  # no 10 in a pile (R12)
+            if obs[ob.PILE_TOP] >= 0:
+                assert pile_row(st)[obs[ob.PILE_TOP]] >= obs[ob.PILE_RUN]
+            assert st[ob.BURNED: ob.BURNED + NR].sum() == obs[ob.BURNED: ob.BURNED + NR].sum()
+            for start in (ob.KNOWN,):
+                assert not st[start: start + n * NR].any()
+            for start in (ob.PICKUP_LEGAL, ob.PICKUP_FREE, ob.LACKS, ob.LACKS_FREE):
+                assert not st[start: start + n].any()
+            faceup_tens = st[ob.FACEUP + 8: ob.FACEUP + n * NR: NR].sum()
+            not_burned = 4 * decks - obs[ob.BURNED + 8] - hand[8] - faceup_tens  # 10s that truly are in play
+            tens_back += hidden_cards(st, pos["seat"])[8] > not_burned
+    assert tens_back > 0
+
+
+def with_memory_changed(obs, rng) -> np.ndarray:
+    """`obs` with everything a non-counter forgets changed: the burned cards, the pile below its top run,
+    the KNOWN cards and the facts (sizes and what is in sight kept)."""
+    other = obs.copy()
+    n = obs[ob.PLAYERS]
+    for start, size in ((ob.BURNED, NR), (ob.PILE_COUNTS, NR)):
+        total = obs[start: start + size].sum() - (obs[ob.PILE_RUN] if start == ob.PILE_COUNTS and
+                                                 obs[ob.PILE_TOP] >= 0 else 0)
+        row = np.bincount(rng.integers(0, NR, total), minlength=NR)
+        if start == ob.PILE_COUNTS and obs[ob.PILE_TOP] >= 0:
+            row[obs[ob.PILE_TOP]] += obs[ob.PILE_RUN]
+        other[start: start + size] = row
+    other[ob.KNOWN: ob.KNOWN + n * NR] = rng.integers(0, 2, n * NR)
+    for start in (ob.PICKUP_LEGAL, ob.PICKUP_FREE, ob.LACKS, ob.LACKS_FREE):
+        other[start: start + n] = rng.integers(0, 50, n)
+    return other
+
+
+def test_no_memory_uses_only_what_is_in_sight_now():
+    """Observations that differ only in what has left play: the same samples and the same decisions."""
+    rng = np.random.default_rng(7)
+    params = STRATEGY.params({"rollouts": 4, "belief": sampler.NO_MEMORY})
+    samples = decisions = 0
+    for pos in positions(Rules(players=4), range(2)):
+        obs, hand = pos["obs"], pos["hand"]
+        if obs[ob.DECISION] != ob.TURN or obs[ob.BURNED: ob.BURNED + NR].sum() + obs[ob.PILE_SIZE] == 0:
+            continue
+        other = with_memory_changed(obs, rng)
+        a, b = forgetting_sample(obs, hand, 5), forgetting_sample(other, hand, 5)
+        mine = np.r_[0:ob.OBS_SIZE]  # the observation part holds each one's own header: compare the rest
+        assert np.array_equal(np.delete(a, mine), np.delete(b, mine))
+        for field, size in ((ob.PILE_COUNTS, 2 * NR), (ob.KNOWN, 4 * NR), (ob.PICKUP_LEGAL, 4 * 4)):
+            assert np.array_equal(a[field: field + size], b[field: field + size])
+        samples += 1
+        if samples % 3 == 0:
+            results = []
+            for o in (obs, other):
+                stream = np.array([int(obs[ob.ACTIONS])], np.uint64)
+                results.append((STRATEGY.decide(o.copy(), hand.copy(), params, stream), int(stream[0])))
+            assert results[0] == results[1]
+            decisions += 1
+    assert samples >= 20 and decisions >= 5
+
+
+def test_no_memory_spreads_the_cards_out_of_sight_as_a_shuffle_does():
+    """Where the pile holds only its top run, every card out of sight is dealt as a shuffle deals it: the
+    expected count of each rank in an opponent's hand is its hand size x the rank's share of those cards."""
+    for pos in positions(Rules(players=4), range(4)):
+        obs, hand = pos["obs"], pos["hand"]
+        if (obs[ob.DECISION] == ob.TURN and obs[ob.PILE_SIZE] == obs[ob.PILE_RUN] and obs[ob.TALON_SIZE] == 0
+                and obs[ob.BURNED: ob.BURNED + NR].sum() >= 12):
+            break
+    else:
+        raise AssertionError("no position with burned cards and a pile of its top run only")
+    pool = np.zeros(layout.MAX_CARDS, np.int64)
+    m = sampler.visible_pool(obs, hand, pool)
+    share = np.bincount(pool[:m], minlength=NR) / m
+    seat = (pos["seat"] + 1) % 4
+    size = obs[ob.HAND_SIZE + seat]
+    draws = 4000
+    counts = np.array([hands(forgetting_sample(obs, hand, 9000 + k), 4)[seat] for k in range(draws)])
+    mean, sd = counts.mean(axis=0), counts.std(axis=0) + 1e-9
+    z = (mean - size * share) / (sd / np.sqrt(draws))
+    assert np.abs(z).max() < 4.5, z  # 13 ranks: a 4.5 sigma miss has probability about 1e-4

@@ -12,7 +12,7 @@ strategies/search/gate.py).
 - A decision depends only on what the seat has seen (tests/strategies/test_search.py's hidden-card moves).
 - The generic checks (legal in every variant, identical decisions in both engines, deterministic) on
   a small budget, for the shipped presets' knobs (`learned-search-Np`) at K = 2 and for `prior`; the
-  default knobs append nothing to params (every shipped report unchanged).
+  default knobs append nothing to params but the zero constraint block (every shipped report unchanged).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import play_seated
 from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.search import KNOBS, STRATEGY, search_knobs
+from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.strategies.loading import load_strategy
 from test_search import check_legal_state, with_hidden_cards_moved
 
@@ -72,7 +73,8 @@ def test_the_knobs_and_the_learned_params_layout():
     names = [k.name for k in KNOBS]
     assert [names[k] for k in (search_knobs.K.gate, search_knobs.K.top, search_knobs.K.prior, search_knobs.K.swap)] == \
         ["gate", "top", "prior", "swap"]
-    assert search_knobs.LEARNED_AT == len(KNOBS) and len(STRATEGY.params()) == len(KNOBS)
+    assert search_knobs.LEARNED_AT == len(KNOBS) + CONSTRAINT_SIZE and len(STRATEGY.params()) == search_knobs.LEARNED_AT
+    assert not STRATEGY.params()[search_knobs.CONSTRAINTS_AT:].any()  # the block: zeros, no constraint
     assert search_gate.SCORE_WIDTH == policy.MAX_WIDTH
     for values in ({"gate": 0.05}, {"top": 2}, {"prior": 1}, {"swap": search_knobs.SWAP_LEARNED}):
         for model in (0, 1):

@@ -1,8 +1,8 @@
 """The search with the learned rollout policy (issue 18 item 6: `policy` 4, `rollout_model`).
 
 - The learned policy appends the `learned` family's params (its default knobs, then the model of
-  `rollout_model`) after the search's knobs; the other policies append nothing, so their params (and
-  every shipped report) are unchanged.
+  `rollout_model`) after the search's knobs and constraint block; the other policies append nothing
+  more, so their params (and every shipped report) are unchanged.
 - From the true state of a game played by `learned-4p` at one seat and `basic` elsewhere, a rollout
   with `policy` 4 gives the searcher the place it got in that game (R16.3/R18: the round is played on
   to its end exactly as those seats played it); with the fast model's numbers instead (a different
@@ -23,6 +23,7 @@ from idiotsim.strategies.strategy_checks import check_strategy
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.game.rules import Rules
 from idiotsim.strategies.learned import LEARNED
+from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.strategies.search import KNOBS, STRATEGY
 
 SEED = 1818
@@ -30,9 +31,10 @@ SEED = 1818
 
 def test_the_learned_params_follow_the_knobs_only_for_the_learned_policies():
     names = [k.name for k in KNOBS]
-    assert names[search_knobs.K.rollout_model] == "rollout_model" and search_knobs.LEARNED_AT == len(KNOBS)
-    assert len(STRATEGY.params()) == len(KNOBS)
-    assert len(STRATEGY.params({"policy": search_knobs.POLICY_TUNED_SELF})) == len(KNOBS)
+    assert names[search_knobs.K.rollout_model] == "rollout_model"
+    assert search_knobs.LEARNED_AT == search_knobs.CONSTRAINTS_AT + CONSTRAINT_SIZE == len(KNOBS) + CONSTRAINT_SIZE
+    assert len(STRATEGY.params()) == search_knobs.LEARNED_AT
+    assert len(STRATEGY.params({"policy": search_knobs.POLICY_TUNED_SELF})) == search_knobs.LEARNED_AT
     for model in (0, 1):
         params = STRATEGY.params({"policy": search_knobs.POLICY_LEARNED_SELF, "rollout_model": model})
         assert np.array_equal(params[search_knobs.LEARNED_AT:], LEARNED.params({"model": model}))
