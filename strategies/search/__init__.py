@@ -33,6 +33,7 @@ from idiotsim.strategies.search.pimc import in_compiled_code, run_time, search_d
 from idiotsim.strategies.search.search_knobs import GATE_OFF, KNOBS, POLICY_LEARNED_SELF, SWAP_LEARNED, K
 from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
+from idiotsim.strategies.learned.learned_knobs import TABLE_MODELS
 from idiotsim.strategies.toolkit import Preset, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
@@ -103,9 +104,11 @@ def decide_perfect_info(obs, hand, params, rng):
 # moves elsewhere; chosen on the tuning deals at 4 players, one model and one setting for every table size,
 # with the pickup-fact belief (belief=1, the default then): the play facts were not measured with the gate.
 GATED_KNOBS = dict(rollouts=16, gate=0.055, top=3, swap=3, belief=1)
+# A table size with a model of its own (learned_knobs.TABLE_MODELS) gates with its 64-unit model.
 PRESETS = {f"learned-search-{n}p": Preset(f"the learned player ({n} players) searching only its close turns: "
                                           "gate 0.055 places, K = 16 over its 3 best moves (reports/learned.md)",
-                                          **GATED_KNOBS) for n in (2, 3, 4, 5)}
+                                          **GATED_KNOBS, **({"rollout_model": TABLE_MODELS[n][0]}
+                                                            if n in TABLE_MODELS else {})) for n in (2, 3, 4, 5)}
 
 
 STRATEGY = Strategy(
