@@ -62,6 +62,9 @@ PRESETS = {
 PRESETS["learned-fast-nomem-4p"] = Preset(
     "the learned player that does not remember the cards that have left play: learned-fast-4p's recipe (24 hidden "
     "units, three expert iterations) trained in its own run without the memory inputs (reports/learned.md)", model=2)
+PRESETS["learned-fast-specials-4p"] = Preset(
+    "the learned player that remembers only the burned 2s and 10s: learned-fast-nomem-4p's data fitted with those "
+    "inputs (reports/learned.md, reports/chart.md)", model=7)
 for _n in (2, 3, 5):  # a table size's own models where it has them, else the 4-player ones (the player count
     # is one of the inputs)
     if _n in TABLE_MODELS:

@@ -16,10 +16,10 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 # The shipped models (the `model` knob's values), each trained by the command in its file's meta
 # (`idiotsim learn train`; reports/learned.md has the regeneration commands and strengths).
 MODELS = ("learned-4p.npz", "learned-fast-4p.npz", "learned-fast-nomem-4p.npz", "learned-5p.npz", "learned-fast-5p.npz",
-          "learned-3p.npz", "learned-fast-3p.npz")
+          "learned-3p.npz", "learned-fast-3p.npz", "learned-fast-specials-4p.npz", "learned-2p.npz", "learned-fast-2p.npz")
 # The models trained for a table size of their own (issue 44: where the 4-player model was weak there), by
 # player count: (the 64-unit model of learned-Np, the 24-unit model of learned-fast-Np), indices in MODELS.
-TABLE_MODELS = {3: (5, 6), 5: (3, 4)}
+TABLE_MODELS = {2: (8, 9), 3: (5, 6), 5: (3, 4)}
 
 KNOBS = (
     Knob("swap", 0, 0, 4, "0 the model's swap (every distinct face-up choice scored); 1..4 heuristic's swap modes: "
