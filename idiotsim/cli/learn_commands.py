@@ -16,6 +16,7 @@ from idiotsim.runs.atomic_files import check_out_folder
 
 ACTIONS = ("generate", "train", "evaluate", "loop", "page")
 KINDS = {"linear": 0, "mlp": 1}
+MEMORY_KINDS = {"full": 0, "none": 1, "specials": 2}  # strategies.learned.model.MEMORY_* (not imported: startup)
 
 
 class PositionBar:
@@ -91,6 +92,12 @@ def learn(
     lr_decay: Annotated[float, typer.Option("--lr-decay", metavar="F",
                                             help="train/loop: the learning rate's factor from one epoch to the "
                                                  "next (1: constant).")] = 1.0,
+    memory: Annotated[str, typer.Option("--memory", metavar="KIND",
+                                        help="train/loop: what the model's inputs remember of the cards that left "
+                                             "play: full; none (a player who does not remember: the pile's top "
+                                             "run, no burned or known cards); specials (none, but the burned 2s "
+                                             "and 10s). The model plays on the same inputs.")]
+    = "full",
     strategies: Annotated[Optional[str], typer.Option("--strategies", "-s", metavar="A,B,...",
                                                       help="evaluate: the players (specs or model.npz files).")]
     = None,
@@ -130,7 +137,10 @@ def learn(
         written = write_learned_page(Path(out))
         _say(f"{' and '.join(str(p) for p in written)} written from the CSVs in {out}")
         return
-    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay)
+    if memory not in MEMORY_KINDS:
+        raise UserError(f"--memory must be one of {', '.join(MEMORY_KINDS)}, got {memory!r}")
+    train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay,
+                        memory=MEMORY_KINDS[memory])
     specs = collector_specs(collectors)
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate

@@ -4,6 +4,12 @@ The held-out games (``dataset.held_out_games``) stop the training and give the o
 decision, the teacher's mean place after the model's move minus after `basic`'s (its gain per
 decision, negative is better), how often it picks the teacher's best move, and both by the kind of
 the teacher's best move against basic's (the `where_basic_loses` categories).
+
+A no-memory model (``TrainConfig.memory`` MEMORY_NONE) is fitted on the inputs without memory (the feature
+function's counting NONE) of the same labelled positions, and says so in its header, so the player computes
+them the same way (likewise MEMORY_SPECIALS, which remembers only the burned 2s and 10s): the teacher's labels are the search's, which remembers, and the fit regresses them on
+what the student may know, which is the value of each move to a player who does not remember, averaged
+over the positions it stands for.
 """
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.learn.dataset import Positions, held_out_games, positions_of
 from idiotsim.learn.generate import CONFIG_FILE, read_data
 from idiotsim.learn.train import save_model
-from idiotsim.strategies.learned.model import KIND_NAMES, with_basic_margin
+from idiotsim.strategies.learned.model import COUNTING_OF_MEMORY, KIND_NAMES, MEMORY_NAMES, with_basic_margin
 from idiotsim.learn.train import TrainConfig, choices, fit, model_vector
 
 MODEL_FILE = "model.npz"
@@ -57,7 +63,7 @@ def train_model(data_folders, out, config: TrainConfig, log=None, max_game: int 
     frame = read_data(data_folders)
     if max_game is not None:
         frame = frame.filter(pl.col("game") < max_game)
-    turn = positions_of(frame, ob.TURN)
+    turn = positions_of(frame, ob.TURN, counting=COUNTING_OF_MEMORY[config.memory])
     swap = positions_of(frame, ob.SWAP)
     if len(turn) < 10:
         raise UserError(f"too few turn positions to train on ({len(turn)}); generate more data")
@@ -77,8 +83,9 @@ def train_model(data_folders, out, config: TrainConfig, log=None, max_game: int 
         "basic_held_out": offline_figures(test, np.zeros(len(test), np.int64)),
     }
     summary["margin"] = margin
-    save_model(out / MODEL_FILE, with_basic_margin(model_vector(net, swap_net), margin),
+    save_model(out / MODEL_FILE, with_basic_margin(model_vector(net, swap_net, config.memory), margin),
                {"format": 1, "kind": summary["kind"], "hidden": config.hidden, "seed": config.seed, "margin": margin,
-                "data": summary["data"], "teachers": teachers, "held_out": summary["held_out"]})
+                "memory": MEMORY_NAMES[config.memory], "data": summary["data"], "teachers": teachers,
+                "held_out": summary["held_out"]})
     write_atomic(out / TRAIN_FILE, json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return summary

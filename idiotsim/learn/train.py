@@ -24,7 +24,7 @@ import numpy as np
 from idiotsim.learn.dataset import Positions, move_rows
 from idiotsim.strategies.learned.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
 from idiotsim.runs.atomic_files import write_atomic
-from idiotsim.strategies.learned.model import LINEAR, MLP, basic_swap_head, pack, write_model_file
+from idiotsim.strategies.learned.model import LINEAR, MEMORY_FULL, MLP, basic_swap_head, pack, write_model_file
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class TrainConfig:
     learning_rate: float = 0.003
     l2: float = 1e-5
     lr_decay: float = 1.0  # the learning rate is multiplied by this after each epoch (1: constant)
+    memory: int = MEMORY_FULL  # the inputs fitted on: model.MEMORY_FULL, MEMORY_NONE (a no-memory model), ..._SPECIALS
 
 
 def targets(place: np.ndarray, move_pos: np.ndarray) -> np.ndarray:
@@ -163,9 +164,9 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
     return net, curve
 
 
-def model_vector(turn: Net, swap: Net | None) -> np.ndarray:
+def model_vector(turn: Net, swap: Net | None, memory: int = MEMORY_FULL) -> np.ndarray:
     head = swap.arrays["w"] if swap is not None else None
-    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head)
+    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head, memory=memory)
 
 
 def choices(net: Net, data: Positions) -> np.ndarray:

@@ -19,7 +19,7 @@ import dataclasses
 from functools import lru_cache
 from pathlib import Path
 
-from idiotsim.strategies.learned.learned_knobs import KNOBS, MODEL_DIR, MODELS
+from idiotsim.strategies.learned.learned_knobs import KNOBS, MODEL_DIR, MODELS, TABLE_MODELS
 from idiotsim.strategies.learned.policy import learned_decision
 from idiotsim.strategies.toolkit import Preset, Strategy, strategy_function
 
@@ -59,12 +59,28 @@ PRESETS = {
     "learned-fast-4p": Preset("the fast learned player: MLP, 24 hidden units, the same teacher's data "
                               "(reports/learned.md)", model=1),
 }
-for _n in (2, 3, 5):  # one model for every table size: the player count is one of its inputs
-    PRESETS[f"learned-{_n}p"] = Preset(f"learned-4p's model at {_n} players (trained on 4-player positions; "
-                                       "reports/learned.md)", model=0)
-    PRESETS[f"learned-fast-{_n}p"] = Preset(f"learned-fast-4p's model at {_n} players (trained on 4-player "
-                                            "positions; reports/learned.md)", model=1)
-
+PRESETS["learned-fast-nomem-4p"] = Preset(
+    "the learned player that does not remember the cards that have left play: learned-fast-4p's recipe (24 hidden "
+    "units, three expert iterations) trained in its own run without the memory inputs (reports/learned.md)", model=2)
+PRESETS["learned-fast-specials-4p"] = Preset(
+    "the learned player that remembers only the burned 2s and 10s: learned-fast-nomem-4p's data fitted with those "
+    "inputs (reports/learned.md, reports/chart.md)", model=7)
+for _n in (2, 3, 5):  # a table size's own models where it has them, else the 4-player ones (the player count
+    # is one of the inputs)
+    if _n in TABLE_MODELS:
+        PRESETS[f"learned-{_n}p"] = Preset(f"learned from the search at {_n} players: learned-4p's recipe on "
+                                           f"{_n}-player positions, MLP, 64 hidden units (reports/learned.md)",
+                                           model=TABLE_MODELS[_n][0])
+        PRESETS[f"learned-fast-{_n}p"] = Preset(f"the fast learned player at {_n} players: learned-fast-4p's recipe "
+                                                f"on {_n}-player positions, 24 hidden units (reports/learned.md)",
+                                                model=TABLE_MODELS[_n][1])
+    else:
+        PRESETS[f"learned-{_n}p"] = Preset(f"learned-4p's model at {_n} players (trained on 4-player positions; "
+                                           "reports/learned.md)", model=0)
+        PRESETS[f"learned-fast-{_n}p"] = Preset(f"learned-fast-4p's model at {_n} players (trained on 4-player "
+                                                "positions; reports/learned.md)", model=1)
+    PRESETS[f"learned-fast-nomem-{_n}p"] = Preset(f"learned-fast-nomem-4p's model at {_n} players (trained on "
+                                                  "4-player positions; reports/learned.md)", model=2)
 
 STRATEGY = Strategy(
     name="learned",

@@ -15,15 +15,22 @@ A decision's inputs are two parts:
   the known cards of the next player that may follow it, the pile left for the next player, the pile
   a pickup takes, and whether it is `basic`'s move.
 
-`counting` = 0 gives the inputs of a player who does not count cards: the pile's rank counts are
-only its visible top run, nothing is burned, no hand card of an opponent is known, and a rank's
-unseen count is every copy not in sight now (own hand, every face-up row, the pile's top run).
+`counting` says what the player remembers of the cards that have left play (``model.H_MEMORY``: a model
+is fitted and played on one kind of inputs):
+
+- FULL (1): everything the table has seen (the inputs above);
+- NONE (0), the no-memory inputs: the pile's rank counts, and the strength of the cards a pickup takes,
+  are only its visible top run (its size stays: the pile lies in sight), nothing is burned, no hand card
+  of an opponent is known, and a rank's unseen count is every copy not in sight now (own hand, every
+  face-up row, the pile's top run);
+- SPECIALS (2): NONE, except that the burned 2s and 10s are remembered (their burned counts, and the
+  unseen counts of 2s and 10s without them): what a player who counts only the special cards knows.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.game.cards import BASIC_KEY
+from idiotsim.game.cards import BASIC_KEY, TEN, TWO
 from idiotsim.jit import kernel
 from idiotsim.engine.memory import stack_floats, stack_ints
 from idiotsim.game.observation import (BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, DECKS, FACEUP,
@@ -33,6 +40,7 @@ from idiotsim.game.observation import (BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, DEC
 from idiotsim.strategies.weighted import burns
 from idiotsim.strategies.toolkit import CHANCE, PICKUP, legal_mask, next_seat_in
 
+NONE, FULL, SPECIALS = 0, 1, 2  # the `counting` argument: what the player remembers (above)
 STRENGTH = BASIC_KEY / (NR - 1)  # a rank's place in basic's key 3 < .. < A < 2 < 10, scaled 0..1
 CARDS = 4.0  # counts are scaled by the copies of a rank in one deck
 PILE_SCALE = 20.0
@@ -78,8 +86,8 @@ def _put(idx, val, n, i, x):
 
 @kernel
 def unseen_counts(obs, hand, counting, unseen):
-    """unseen[r] = the copies of rank r the deciding seat has not seen, / CARDS (counting=0: not in
-    sight now: own hand, every face-up row, the pile's top run)."""
+    """unseen[r] = the copies of rank r the deciding seat has not seen, / CARDS (NONE: not in sight now: own
+    hand, every face-up row, the pile's top run; SPECIALS: nor burned, for 2s and 10s)."""
     seat = obs[SEAT]
     left = stack_ints(NR)
     for r in range(NR):
@@ -87,14 +95,18 @@ def unseen_counts(obs, hand, counting, unseen):
     for s in range(obs[PLAYERS]):
         for r in range(NR):
             left[r] -= obs[FACEUP + s * NR + r]
-        if counting and s != seat:
+        if counting == FULL and s != seat:
             for r in range(NR):
                 left[r] -= obs[KNOWN + s * NR + r]
-    if counting:
+    if counting == FULL:
         for r in range(NR):
             left[r] -= obs[BURNED + r] + obs[PILE_COUNTS + r]
-    elif obs[PILE_TOP] >= 0:
-        left[obs[PILE_TOP]] -= obs[PILE_RUN]
+    else:
+        if obs[PILE_TOP] >= 0:
+            left[obs[PILE_TOP]] -= obs[PILE_RUN]
+        if counting == SPECIALS:
+            left[TWO] -= obs[BURNED + TWO]
+            left[TEN] -= obs[BURNED + TEN]
     for r in range(NR):
         unseen[r] = max(left[r], 0) / CARDS
 
@@ -114,7 +126,7 @@ def state_inputs(obs, hand, counting, idx, val, unseen):
     for r in range(NR):
         n = _put(idx, val, n, S_FACEUP + r, obs[own + r] / CARDS)
     n = _put(idx, val, n, S_BLIND, obs[BLIND_SIZE + seat] / 3.0)
-    if counting:
+    if counting == FULL:
         for r in range(NR):
             n = _put(idx, val, n, S_PILE + r, obs[PILE_COUNTS + r] / CARDS)
     elif top >= 0:
@@ -122,9 +134,12 @@ def state_inputs(obs, hand, counting, idx, val, unseen):
     n = _put(idx, val, n, S_TOP + (top if top >= 0 else NR), 1.0)
     n = _put(idx, val, n, S_RUN, obs[PILE_RUN] / CARDS)
     n = _put(idx, val, n, S_PILE_SIZE, obs[PILE_SIZE] / PILE_SCALE)
-    if counting:
+    if counting == FULL:
         for r in range(NR):
             n = _put(idx, val, n, S_BURNED + r, obs[BURNED + r] / CARDS)
+    elif counting == SPECIALS:  # (index order: 2 is rank 0, 10 rank 8)
+        n = _put(idx, val, n, S_BURNED + TWO, obs[BURNED + TWO] / CARDS)
+        n = _put(idx, val, n, S_BURNED + TEN, obs[BURNED + TEN] / CARDS)
     unseen_counts(obs, hand, counting, unseen)
     for r in range(NR):
         n = _put(idx, val, n, S_UNSEEN + r, unseen[r])
@@ -143,7 +158,7 @@ def state_inputs(obs, hand, counting, idx, val, unseen):
         n = _put(idx, val, n, base + O_BLIND, obs[BLIND_SIZE + s] / 3.0)
         n = _put(idx, val, n, base + O_THREAT, threat(obs, s))
         known = 0
-        if counting:
+        if counting == FULL:
             for r in range(NR):
                 known += obs[KNOWN + s * NR + r]
         n = _put(idx, val, n, base + O_KNOWN_TOTAL, known / CARDS)
@@ -200,7 +215,7 @@ def follow_shares(obs, unseen, total, nxt, top, counting):
         if (mask >> r) & 1:
             follow += unseen[r]
     known = 0
-    if counting or obs[HAND_SIZE + nxt] == 0:
+    if counting == FULL or obs[HAND_SIZE + nxt] == 0:
         base = (KNOWN if obs[HAND_SIZE + nxt] > 0 else FACEUP) + nxt * NR
         for r in range(NR):
             if (mask >> r) & 1:
@@ -220,8 +235,11 @@ def move_inputs(obs, hand, unseen, total, nxt, threat_next, move, basic_move, co
         n = _put(idx, val, n, M_BASIC, 1.0 if move == basic_move else 0.0)
         n = _put(idx, val, n, M_TAKEN, pile / PILE_SCALE)
         strength = 0.0
-        for r in range(NR):
-            strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        if counting == FULL:
+            for r in range(NR):
+                strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        elif obs[PILE_TOP] >= 0:  # without memory the pile is its visible top run (the S_PILE block)
+            strength = obs[PILE_RUN] * STRENGTH[obs[PILE_TOP]]
         n = _put(idx, val, n, M_TAKEN_STRENGTH, strength / max(1, pile))
         return _put(idx, val, n, M_NEXT_THREAT, threat_next)
     if move == CHANCE:

@@ -3,12 +3,17 @@ knobs in ``params``), its file format, and the numba scorer that reads it.
 
 Layout of the vector (offsets from its start):
 
-    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, 0, 0]   the header (HEADER values)
+    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory, 0]   the header (HEADER values)
     swap head: SWAP_FEATURES weights (a linear score of each distinct face-up choice, R6)
     kind LINEAR: A (STATE_FEATURES x MOVE_FEATURES, row-major), w (MOVE_FEATURES):
         score(move) = m . (w + s A)                       (s: state part, m: move part)
     kind MLP: Ws (STATE_FEATURES x hidden), Wm (MOVE_FEATURES x hidden), b (hidden), v (hidden), w (MOVE_FEATURES):
         score(move) = v . relu(s Ws + m Wm + b) + m . w   (s Ws + b is computed once per decision)
+
+`memory` is a property of the model, not of a knob: what the inputs it was fitted on remember of the cards that
+have left play, and so the inputs the player computes for it (``features``' `counting`): MEMORY_FULL (0, every
+model before issue 44: everything the table has seen), MEMORY_NONE (1: what a player who does not remember can
+know) or MEMORY_SPECIALS (2: no memory but the burned 2s and 10s).
 
 A model file is an ``.npz`` with ``model`` (the vector) and ``meta`` (a JSON text: how it was trained);
 ``load_model`` checks the format, the feature layout and the numbers, and reports any problem as one
@@ -25,13 +30,16 @@ import numpy as np
 from idiotsim.game.cards import BASIC_KEY
 from idiotsim.errors import UserError
 from idiotsim.jit import kernel
-from idiotsim.strategies.learned.features import MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
+from idiotsim.strategies.learned.features import FULL, MOVE_FEATURES, NONE, SPECIALS, STATE_FEATURES, SWAP_FEATURES
 from idiotsim.game.observation import NR
 
 FORMAT = 1.0  # the layout version; a file of another version is refused
 LINEAR, MLP = 0, 1
 KIND_NAMES = {LINEAR: "linear", MLP: "mlp"}
-H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP = range(6)
+H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY = range(7)
+MEMORY_FULL, MEMORY_NONE, MEMORY_SPECIALS = 0, 1, 2  # values at H_MEMORY
+MEMORY_NAMES = {MEMORY_FULL: "full", MEMORY_NONE: "none", MEMORY_SPECIALS: "burned 2s and 10s"}
+COUNTING_OF_MEMORY = (FULL, NONE, SPECIALS)  # the features' `counting` argument for each H_MEMORY value
 HEADER = 8
 MAX_HIDDEN = 1024  # the player's hidden-layer buffers live in its stack frame (idiotsim.engine.memory)
 SWAP_HEAD = HEADER
@@ -54,16 +62,23 @@ def basic_swap_head() -> np.ndarray:
     return head
 
 
-def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None) -> np.ndarray:
-    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w)."""
+def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None,
+         memory: int = MEMORY_FULL) -> np.ndarray:
+    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w); `memory`: the
+    inputs it was fitted on (H_MEMORY)."""
     header = np.zeros(HEADER)
-    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP]] = (FORMAT, kind, hidden, STATE_FEATURES,
-                                                                     MOVE_FEATURES, SWAP_FEATURES)
+    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY]] = (
+        FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory)
     head = basic_swap_head() if swap_head is None else np.asarray(swap_head, np.float64)
     vector = np.concatenate([header, head, np.asarray(body, np.float64)])
     if len(vector) != model_size(kind, hidden):
         raise ValueError(f"a {KIND_NAMES[kind]} body of hidden {hidden} needs {body_size(kind, hidden)} numbers")
     return vector
+
+
+def memory_of(vector: np.ndarray) -> int:
+    """What the inputs the model was fitted on remember (H_MEMORY: MEMORY_FULL, MEMORY_NONE, MEMORY_SPECIALS)."""
+    return int(vector[H_MEMORY])
 
 
 def with_basic_margin(vector: np.ndarray, margin: float) -> np.ndarray:
@@ -129,6 +144,10 @@ def check_vector(vector: np.ndarray, where: str) -> None:
         raise UserError(f"learned model {where}: made for another feature layout (kind {kind}, features "
                         f"{v[H_STATE]:g}/{v[H_MOVE]:g}/{v[H_SWAP]:g}; this version has "
                         f"{STATE_FEATURES}/{MOVE_FEATURES}/{SWAP_FEATURES})")
+    if v[H_MEMORY] not in MEMORY_NAMES or v[HEADER - 1] != 0.0:
+        raise UserError(f"learned model {where}: its header's memory kind is {v[H_MEMORY]:g} and its last value "
+                        f"{v[HEADER - 1]:g}; this version reads a memory kind of "
+                        + ", ".join(f"{k} ({name})" for k, name in MEMORY_NAMES.items()) + " and a last value of 0")
     if kind == MLP and not 1 <= hidden <= MAX_HIDDEN:
         raise UserError(f"learned model {where}: {hidden} hidden units, this version plays 1 to {MAX_HIDDEN}")
     if len(v) != model_size(kind, hidden):
@@ -139,6 +158,20 @@ def check_vector(vector: np.ndarray, where: str) -> None:
 
 
 # ---- scoring (numba) ---------------------------------------------------------------------------
+
+@kernel(inline="always")
+def input_counting(params, counting_at, model_at):
+    """The `counting` argument of the feature functions for the model at params[model_at:]: the inputs it was
+    fitted on (H_MEMORY), whatever the `counting` knob at params[counting_at] says, for a model fitted with
+    less than full memory; for a full-memory model the knob (0 there: an ablation of a model fitted with
+    memory, not a player who does not remember)."""
+    memory = int(params[model_at + H_MEMORY])
+    if memory == MEMORY_NONE:
+        return NONE
+    if memory == MEMORY_SPECIALS:
+        return SPECIALS
+    return int(params[counting_at])
+
 
 @kernel
 def state_part(model, at, n, idx, val, pre):

@@ -39,7 +39,7 @@ from idiotsim.strategies.constraints import (ACTIVE, allowed_swap_moves, allowed
 from idiotsim.strategies.learned.features import (MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES, move_inputs,
                                                   next_threat, split_swap, state_inputs, swap_features, unseen_total)
 from idiotsim.strategies.learned.learned_knobs import CONSTRAINTS_AT, MODEL_AT, K
-from idiotsim.strategies.learned.model import MAX_HIDDEN, move_score, state_part, swap_score
+from idiotsim.strategies.learned.model import MAX_HIDDEN, input_counting, move_score, state_part, swap_score
 from idiotsim.engine.memory import readable, stack_floats, stack_ints
 from idiotsim.strategies.toolkit import can_play, next_seat_in, play_at_most
 
@@ -122,7 +122,7 @@ def choose_turn(obs, hand, params, c, at):
     unseen = stack_floats(NR)
     pre = stack_floats(MAX_WIDTH)
     h = stack_floats(MAX_WIDTH)
-    counting = int(params[K.counting])
+    counting = input_counting(params, K.counting, MODEL_AT)
     model, o, hd = readable(params), readable(obs), readable(hand)  # pointers: no wraparound checks
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
     total = unseen_total(unseen)
@@ -154,7 +154,7 @@ def turn_move_score(obs, hand, params, move):
     unseen = stack_floats(NR)
     pre = stack_floats(MAX_WIDTH)
     h = stack_floats(MAX_WIDTH)
-    counting = int(params[K.counting])
+    counting = input_counting(params, K.counting, MODEL_AT)
     model, o, hd = readable(params), readable(obs), readable(hand)
     state_part(model, MODEL_AT, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)
     nxt = next_seat_in(obs)

@@ -33,6 +33,7 @@ from idiotsim.strategies.search.pimc import in_compiled_code, run_time, search_d
 from idiotsim.strategies.search.search_knobs import GATE_OFF, KNOBS, POLICY_LEARNED_SELF, SWAP_LEARNED, K
 from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
+from idiotsim.strategies.learned.learned_knobs import TABLE_MODELS
 from idiotsim.strategies.toolkit import Preset, Strategy, strategy_function
 
 # A game with one search seat costs about this many games of basic per sampled state (K): about
@@ -103,9 +104,14 @@ def decide_perfect_info(obs, hand, params, rng):
 # moves elsewhere; chosen on the tuning deals at 4 players, one model and one setting for every table size,
 # with the pickup-fact belief (belief=1, the default then): the play facts were not measured with the gate.
 GATED_KNOBS = dict(rollouts=16, gate=0.055, top=3, swap=3, belief=1)
+# At 2 and 5 players the gate scores with the table's own 64-unit model (learned_knobs.TABLE_MODELS), which made
+# the gated player stronger there (reports/learned.md: held out, paired -0.038 and -0.023); at 3 players its own
+# model gated no better (-0.000), so the presets keep learned-4p's model at 3 and 4.
+GATE_MODELS = {2: TABLE_MODELS[2][0], 5: TABLE_MODELS[5][0]}
 PRESETS = {f"learned-search-{n}p": Preset(f"the learned player ({n} players) searching only its close turns: "
                                           "gate 0.055 places, K = 16 over its 3 best moves (reports/learned.md)",
-                                          **GATED_KNOBS) for n in (2, 3, 4, 5)}
+                                          **GATED_KNOBS, **({"rollout_model": GATE_MODELS[n]}
+                                                            if n in GATE_MODELS else {})) for n in (2, 3, 4, 5)}
 
 
 STRATEGY = Strategy(

@@ -30,7 +30,7 @@ from idiotsim.strategies.learned.features import (MOVE_FEATURES, STATE_FEATURES,
                                                   state_inputs, unseen_total)
 from idiotsim.strategies.learned.learned_knobs import MODEL_AT
 from idiotsim.strategies.learned.learned_knobs import K as LEARNED
-from idiotsim.strategies.learned.model import move_score, state_part
+from idiotsim.strategies.learned.model import input_counting, move_score, state_part
 from idiotsim.strategies.learned.policy import LONG_ROUND, MAX_WIDTH
 from idiotsim.engine.memory import readable, stack_floats, stack_ints
 from idiotsim.strategies.toolkit import next_seat_in
@@ -48,7 +48,7 @@ def learned_scores(obs, hand, params, at, moves, n_moves, scores):
     unseen = stack_floats(NR)
     pre = stack_floats(SCORE_WIDTH)
     h = stack_floats(SCORE_WIDTH)
-    counting = int(params[at + LEARNED.counting])
+    counting = input_counting(params, at + LEARNED.counting, at + MODEL_AT)  # the model's memory (or the knob)
     model_at = at + MODEL_AT
     model, o, hd = readable(params), readable(obs), readable(hand)  # pointers: no wraparound checks
     state_part(model, model_at, state_inputs(o, hd, counting, idx, val, unseen), idx, val, pre)

@@ -14,7 +14,7 @@ from idiotsim.strategies.learned.features import (CARDS, M_BASIC, M_BURN, M_BURN
                                      S_HAND, S_OPPONENTS, S_PILE, S_PILE_SIZE, S_PLAYERS, S_RUN, S_SOURCE, S_TALON,
                                      S_TOP, S_UNSEEN, STATE_FEATURES, STRENGTH, SWAP_FEATURES, split_swap,
                                      SW_FACEUP, SW_FACEUP_PAIR, SW_HAND, SW_HAND_PAIR)
-from idiotsim.strategies.learned.model import H_HIDDEN, H_KIND, HEADER, LINEAR, SWAP_HEAD
+from idiotsim.strategies.learned.model import H_HIDDEN, H_KIND, H_MEMORY, HEADER, LINEAR, SWAP_HEAD
 from idiotsim.strategies.learned.learned_knobs import MODEL_AT, K
 from idiotsim.strategies.learned.policy import LONG_ROUND, NO_MOVE, allowed
 from idiotsim.game.observation import (ACTIONS, BLIND_SIZE, BURNED, BURN_PLAYS_AGAIN, CAN_CHANCE, CAN_PICKUP, DECISION,
@@ -124,8 +124,11 @@ def move_features(obs, hand, x, move, basic_move, counting, m):
         m[M_PICKUP] = 1.0
         m[M_TAKEN] = pile / PILE_SCALE
         strength = 0.0
-        for r in range(NR):
-            strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        if counting:
+            for r in range(NR):
+                strength += obs[PILE_COUNTS + r] * STRENGTH[r]
+        elif obs[PILE_TOP] >= 0:  # (since issue 44: without memory, the visible top run only)
+            strength = obs[PILE_RUN] * STRENGTH[obs[PILE_TOP]]
         m[M_TAKEN_STRENGTH] = strength / max(1, pile)
         return
     if move == CHANCE:
@@ -292,7 +295,7 @@ def choose_turn(obs, hand, params):
     m = np.empty(MOVE_FEATURES)
     pre = np.empty(width)
     h = np.empty(width)
-    counting = int(params[K.counting])
+    counting = 0 if params[MODEL_AT + H_MEMORY] == 1 else int(params[K.counting])  # (issue 44: no-memory models)
     state_features(obs, hand, counting, s)
     state_part(params, MODEL_AT, s, pre)
     best, best_score = NO_MOVE, 0.0
@@ -360,7 +363,7 @@ def reference_turn_move_score(obs, hand, params, move):
     m = np.empty(MOVE_FEATURES)
     pre = np.empty(width)
     h = np.empty(width)
-    counting = int(params[K.counting])
+    counting = 0 if params[MODEL_AT + H_MEMORY] == 1 else int(params[K.counting])  # (issue 44: no-memory models)
     state_features(obs, hand, counting, s)
     state_part(params, MODEL_AT, s, pre)
     move_features(obs, hand, s, move, basic_turn(obs, hand), counting, m)

@@ -18,6 +18,7 @@ from helpers import cli_ok, cli_user_error
 from idiotsim.game import observation as ob
 from idiotsim.errors import UserError
 from idiotsim.strategies.learned import features as ft
+from idiotsim.strategies.learned.learned_knobs import MODEL_AT
 from idiotsim.learn.dataset import move_rows, positions_of
 from idiotsim.learn.generate import GenerateConfig, generate, read_data
 from idiotsim.learn.train import save_model
@@ -146,6 +147,72 @@ def test_counting_off_hides_the_counting_inputs():
         assert off[ft.S_PILE:ft.S_PILE + 13].sum() * 4 == (obs[ob.PILE_RUN] if obs[ob.PILE_TOP] >= 0 else 0)
         same = np.r_[ft.S_HAND:ft.S_BLIND + 1, ft.S_TOP:ft.S_BURNED]  # own cards, the pile's top, run and size
         assert np.array_equal(on[same], off[same])
+        specials = np.zeros(ft.STATE_FEATURES)  # no memory but the burned 2s and 10s
+        ft.state_features(obs, hand, ft.SPECIALS, specials)
+        burned = specials[ft.S_BURNED:ft.S_BURNED + 13]
+        assert burned[TWO] * 4 == obs[ob.BURNED + TWO] and burned[TEN] * 4 == obs[ob.BURNED + TEN]
+        assert not np.delete(burned, [TWO, TEN]).any()
+        unseen = slice(ft.S_UNSEEN, ft.S_UNSEEN + 13)
+        for r in range(13):
+            gone = obs[ob.BURNED + r] if r in (TWO, TEN) else 0
+            assert specials[unseen][r] * 4 == max(off[unseen][r] * 4 - gone, 0)
+        others = np.r_[0:ft.S_BURNED, ft.S_UNSEEN + 13:ft.STATE_FEATURES]
+        assert np.array_equal(specials[others], off[others])
+
+
+def _without_memory(obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The observation with what a player who does not remember cannot know scrambled: the burned cards, the
+    opponents' publicly known hand cards, and the pile's counts beneath its visible top run (sizes kept)."""
+    out = obs.copy()
+    out[ob.BURNED:ob.BURNED + 13] = rng.integers(0, 5, 13)
+    out[ob.KNOWN:ob.KNOWN + 13 * obs[ob.PLAYERS]] = rng.integers(0, 3, 13 * obs[ob.PLAYERS])
+    out[ob.PILE_COUNTS:ob.PILE_COUNTS + 13] = rng.integers(0, 3, 13)
+    if obs[ob.PILE_TOP] >= 0:
+        out[ob.PILE_COUNTS + obs[ob.PILE_TOP]] = obs[ob.PILE_RUN]
+    return out
+
+
+def test_a_no_memory_model_never_reads_what_it_would_have_to_remember():
+    """learned-fast-nomem-4p (its model's header says no memory): its every score is the same when the burned
+    cards, the known hand cards and the pile beneath its top run change, whatever the counting knob says;
+    learned-fast-4p (trained with memory) changes its scores and some moves on the same positions."""
+    from idiotsim.strategies.learned.model import H_MEMORY, MEMORY_FULL, MEMORY_NONE, memory_of
+    from idiotsim.strategies.learned.policy import turn_move_score
+    from idiotsim.game.moves import list_moves
+    rng = np.random.default_rng(4)
+    nomem, nomem_counting, memory = (load_strategy(s) for s in ("learned-fast-nomem-4p",
+                                                                "learned-fast-nomem-4p:counting=1", "learned-fast-4p"))
+    assert memory_of(nomem.params[MODEL_AT:]) == MEMORY_NONE == nomem.params[MODEL_AT + H_MEMORY]
+    assert memory_of(memory.params[MODEL_AT:]) == MEMORY_FULL
+    turns = [(o, h) for o, h in _positions(games=20) if o[ob.PILE_SIZE] > o[ob.PILE_RUN] or o[ob.BURNED:ob.BURNED + 13].any()]
+    scrambled = [(_without_memory(o, rng), h) for o, h in turns]
+    assert len(turns) > 200
+    changed_scores = changed_moves = 0
+    for (obs, hand), (other, _) in zip(turns, scrambled):
+        moves = np.zeros(64, np.int64)
+        for move in moves[:list_moves(obs, hand, moves)]:
+            assert turn_move_score(obs, hand, nomem.params, move) == turn_move_score(other, hand, nomem.params, move)
+            assert turn_move_score(obs, hand, nomem_counting.params, move) == turn_move_score(obs, hand, nomem.params,
+                                                                                              move)
+            changed_scores += turn_move_score(obs, hand, memory.params, move) != turn_move_score(other, hand,
+                                                                                                memory.params, move)
+    assert _decisions("learned-fast-nomem-4p", turns) == _decisions("learned-fast-nomem-4p", scrambled)
+    changed_moves = sum(a != b for a, b in zip(_decisions("learned-fast-4p", turns),
+                                               _decisions("learned-fast-4p", scrambled)))
+    assert changed_scores > 100 and changed_moves > 0
+
+
+def test_the_memory_flag_is_checked_in_the_model_file(tmp_path):
+    from idiotsim.strategies.learned.model import H_MEMORY, MEMORY_FULL, MEMORY_NONE, MEMORY_SPECIALS, memory_of
+    assert memory_of(basic_model()) == MEMORY_FULL
+    for kind in (MEMORY_NONE, MEMORY_SPECIALS):
+        vector = pack(LINEAR, 0, np.zeros(body_size(LINEAR, 0)), memory=kind)
+        assert vector[H_MEMORY] == kind and memory_of(vector) == kind
+        save_model(tmp_path / "nomem.npz", vector, {})
+        assert np.array_equal(load_model(tmp_path / "nomem.npz")[0], vector)
+    vector[H_MEMORY] = 0.5
+    with pytest.raises(UserError, match="memory kind is 0.5"):
+        save_model(tmp_path / "bad.npz", vector, {})
 
 
 @pytest.mark.long(30)
@@ -180,14 +247,26 @@ def test_training_is_deterministic_and_the_player_plays_the_trainers_argmax(tiny
     train_model([out], tmp_path / "a", config)
     train_model([out], tmp_path / "b", config)
     assert (tmp_path / "a" / MODEL_FILE).read_bytes() == (tmp_path / "b" / MODEL_FILE).read_bytes()
-    turn = positions_of(read_data([out]), ob.TURN)
-    for kind, hidden in ((MLP, 4), (LINEAR, 0)):
-        net, _ = fit(turn, turn, TrainConfig(kind=kind, hidden=hidden, epochs=2, batch=32))
-        net.arrays = {k: v + np.random.default_rng(1).normal(0, 0.3, v.shape) for k, v in net.arrays.items()}
-        path = tmp_path / f"kind{kind}.npz"
-        save_model(path, model_vector(net, None), {})
-        expected = turn.moves[turn.move_pos[:-1] + choices(net, turn)]
-        assert _decisions(str(path), zip(turn.obs, turn.hand)) == [int(m) for m in expected]
+    from idiotsim.strategies.learned.model import COUNTING_OF_MEMORY, H_MEMORY
+    from idiotsim.strategies.learned.policy import turn_move_score
+    for memory in (0, 1, 2):  # full, none, specials: fitted on those inputs, played on them
+        turn = positions_of(read_data([out]), ob.TURN, counting=COUNTING_OF_MEMORY[memory])
+        for kind, hidden in ((MLP, 4), (LINEAR, 0)):
+            net, _ = fit(turn, turn, TrainConfig(kind=kind, hidden=hidden, epochs=2, batch=32))
+            net.arrays = {k: v + np.random.default_rng(1).normal(0, 0.3, v.shape) for k, v in net.arrays.items()}
+            path = tmp_path / f"kind{kind}-{memory}.npz"
+            save_model(path, model_vector(net, None, memory), {})
+            expected = [int(m) for m in turn.moves[turn.move_pos[:-1] + choices(net, turn)]]
+            assert _decisions(str(path), zip(turn.obs, turn.hand)) == expected
+            if memory:  # the same numbers read as a full-memory model score otherwise somewhere
+                params = load_strategy(str(path)).params
+                full = params.copy()
+                full[MODEL_AT + H_MEMORY] = 0.0
+                assert any(turn_move_score(o, h, params, m) != turn_move_score(o, h, full, m)
+                           for o, h, m in zip(turn.obs[turn.owner()], turn.hand[turn.owner()], turn.moves))
+    train_model([out], tmp_path / "c", TrainConfig(kind=MLP, hidden=4, epochs=2, batch=32, memory=1))
+    vector, meta = load_model(tmp_path / "c" / MODEL_FILE)
+    assert meta["memory"] == "none" and vector[6] == 1
 
 
 

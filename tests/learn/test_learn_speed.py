@@ -94,7 +94,7 @@ def test_the_training_features_are_bit_identical(positions):
                 assert m_new.tobytes() == m_old.tobytes()
 
 
-@pytest.mark.parametrize("spec", ["learned-4p", "learned-fast-4p:counting=0"])
+@pytest.mark.parametrize("spec", ["learned-4p", "learned-fast-4p:counting=0", "learned-fast-nomem-4p"])
 def test_every_legal_moves_score_is_bit_identical(positions, spec):
     for params in _params(spec):
         for obs, hand in positions[::2]:
@@ -105,7 +105,8 @@ def test_every_legal_moves_score_is_bit_identical(positions, spec):
 
 
 @pytest.mark.long(15)  # the first compiles the reference player
-@pytest.mark.parametrize("spec", ["learned-4p", "learned-fast-4p:counting=0", "learned-4p:save_tens=1,max_copies=1",
+@pytest.mark.parametrize("spec", ["learned-4p", "learned-fast-4p:counting=0", "learned-fast-nomem-4p",
+                                  "learned-4p:save_tens=1,max_copies=1",
                                   "learned-fast-4p:burn_min=6,pickup_max=4"])
 def test_every_decision_is_the_old_players(positions, spec):
     for params in _params(spec):
