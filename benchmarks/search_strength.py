@@ -26,7 +26,6 @@ from idiotsim.engine.batches import play_seated
 from idiotsim.strategies.loading import load_strategies
 from idiotsim.runs.tournament import TournamentConfig, run_tournament
 
-FAMILY = Path(__file__).resolve().parent.parent / "strategies" / "search.py"
 
 
 def focal_places(out: Path, players: int, label: str) -> pl.DataFrame:
@@ -46,7 +45,7 @@ def basic_places(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--spec", default=f"{FAMILY}:SEARCH", help="the focal strategy (knobs appended)")
+    parser.add_argument("--spec", default="search", help="the focal strategy (knobs appended)")
     parser.add_argument("--rollouts", type=int, default=128)
     parser.add_argument("--knobs", default="", help="more knobs, e.g. policy=1,swap=1")
     parser.add_argument("--players", type=int, default=4)
@@ -55,7 +54,7 @@ def main() -> None:
     parser.add_argument("--chunk-games", type=int, default=2000)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    knobs = ",".join(k for k in (f"rollouts={args.rollouts}" if "SEARCH" in args.spec else "", args.knobs) if k)
+    knobs = ",".join(k for k in (f"rollouts={args.rollouts}" if args.spec.split(":")[0] == "search" else "", args.knobs) if k)
     spec = f"{args.spec}:{knobs}" if knobs else args.spec
     rules = Rules(players=args.players)
     config = TournamentConfig(strategies=(spec,), players=args.players, games=args.deals * args.players,

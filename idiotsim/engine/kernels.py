@@ -362,7 +362,7 @@ def _flip_blind(sp, seat, pos, n):
 
 @kernel(inline="always")
 def _basic_turn(sp, seat, n):
-    """The turn of a seat playing `basic` inline, straight from the state: `toolkit.play_like_basic`'s
+    """The turn of a seat playing `basic` inline, straight from the state: `game.basic_player.play_like_basic`'s
     move (all copies of the lowest legal ordinary rank; else all 2s; else all 10s; else pick up; at a
     blind turn the lowest blind position), applied as `apply_action` applies it but without handing out the
     observation (`show_turn`) or checking the move (`basic` makes only legal ones: R9-R15, V11; V12's

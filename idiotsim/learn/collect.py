@@ -2,7 +2,7 @@
 ``engine.play_match`` plays round 1 of game `game` (deal `game`, the seats' streams of `seed`), with
 some decisions kept.
 
-Any strategy spec may play a seat (``simulate.strategy_inputs``: the same strategy tuple the engine
+Any strategy spec may play a seat (``engine.batches.strategy_inputs``: the same strategy tuple the engine
 takes), so positions come from `basic`, the search or the learned player alike (DAgger). A decision
 is kept when it is a SWAP (R6) or a TURN with more than one legal move, and a draw from the game's
 own KEEP_STREAM falls below the keep share: the kept positions depend only on (seed, game, seating),

@@ -4,7 +4,7 @@ The reference engine (``idiotsim.game.reference``) is docs/rules.md as plain Pyt
 numba engine (``idiotsim.engine.kernels``, through ``idiotsim.engine.batches``) must play
 exactly the same game from the same deck:
 
-- Trace equality: on decks from ``rng.shuffled_deck``, ``simulate.trace_game``
+- Trace equality: on decks from ``rng.shuffled_deck``, ``batches.trace_game``
   returns the reference trace (events without their private ``_`` keys,
   compared as ``json.dumps`` lines, docs/trace.md) and the same list
   of observation checksums (every observation and hand handed to a strategy,
@@ -15,7 +15,7 @@ exactly the same game from the same deck:
   ``basic`` and ``random``. The numba engine shuffles its own decks from
   (seed, game) in half of the games and is handed the reference's decks in
   the other half.
-- Outcome equality: ``simulate.play_games`` batches (the parallel path of
+- Outcome equality: ``batches.play_games`` batches (the parallel path of
   ``idiotsim run``) against the reference ``MatchResult`` (places, actions,
   burns, pickups, stalled), see ``test_outcomes_equal_reference``.
 
