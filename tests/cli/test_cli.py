@@ -415,6 +415,19 @@ def test_trace_document_example_is_a_real_trace(capsys):
     assert all(lines[int(number) - 1] == line for number, line in shown)
 
 
+def test_trace_document_pretty_example_is_a_real_pretty_trace(capsys):
+    """docs/trace.md's --pretty excerpt is lines of the command it names, numbered as its JSON trace's lines."""
+    text = (ROOT / "docs" / "trace.md").read_text()
+    shown = re.findall(r"^( *\d+  seat \d .*)$", text, re.M)
+    pretty = ok(capsys, "trace", "--players", 4, "--seed", 7, "--game", 3, "--pretty").splitlines()
+    trace = ok(capsys, "trace", "--players", 4, "--seed", 7, "--game", 3).splitlines()
+    assert len(shown) >= 3 and all(line in pretty for line in shown)
+    for line in shown:
+        number = int(line.split()[0])
+        event = json.loads(trace[number - 1])
+        assert f"seat {event['seat']} " in line and event["action"] in ("play", "pickup", "swap")
+
+
 # ---- --out that cannot be created ------------------------------------------
 
 OUT_COMMANDS = {
