@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Set up and run idiotsim with nothing but Python 3.11.
 
-    python3 dev.py demo   # create .venv, install, run the main tournament
-    python3 dev.py play   # create .venv, install, sit at the table against the bots (idiotsim play ARGS)
+    python3 dev.py demo   # create .venv, install, play the strength ladder (random to the search)
+    python3 dev.py play   # create .venv, install, sit at the table against the bots (idiotsim play ARGS,
+                          # e.g. --level expert, or --resume FILE to go on with an unfinished game)
     python3 dev.py test   # create .venv, install with test extras, run the whole test suite (2 workers),
                           # which includes the check that every committed report matches its
                           # regeneration (tests/experiments/test_shipped_reports.py)

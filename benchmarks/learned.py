@@ -19,7 +19,8 @@ halving; and the plain search, `halving=0`, at K = 128 with --plain-deals), each
 (the first deals of the same held-out set), written to OUT/learned_frontier.csv as each point finishes (a point
 replaces the CSV's row of the same player, so a frontier can be measured over several runs: `--deals 0` skips
 the learned points, `K:0` a search point) and drawn to OUT/learned_frontier.png. Speed figures under load are
-noisy: the ratios to basic in the same process are what compare.
+noisy: the ratios to basic in the same process are what compare. `idiotsim learn page --out reports` then
+writes reports/learned.md from the CSVs.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from idiotsim.game import observation as ob
+from idiotsim.experiments.learned_page import frontier_plot
 from idiotsim.learn.evaluate import strengths
 from idiotsim.game.rng import new_state
 from idiotsim.game.moves import MAX_MOVES
@@ -146,33 +148,7 @@ def frontier(learned, players: int, deals: int, search_deals: dict[int, int], pl
         print(row, flush=True)
         rows = [r for r in read_frontier(path) if r["player"] != spec] + [row]
         write_frontier(rows, path)
-        plot_frontier(rows, players, out / "learned_frontier.png")
-
-
-def plot_frontier(rows, players: int, path: Path) -> None:
-    from idiotsim.analysis.figures import plt, save_png  # the project's headless matplotlib
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for kind, marker in (("learned", "o"), ("plain search", "s"), ("search", "^"), ("search, learned rollouts", "D"),
-                         ("gated search", "*")):
-        sel = sorted(([r["player"], r["kind"]] + [float(r[k]) for k in ("vs_basic", "lo", "hi", "us_per_decision")]
-                      for r in rows if r["kind"] == kind), key=lambda r: r[5])
-        if not sel:
-            continue
-        x = [max(r[5], 0.05) for r in sel]
-        y = [-r[2] for r in sel]
-        err = [[r[4] - r[2] for r in sel], [r[2] - r[3] for r in sel]]
-        ax.errorbar(x, y, yerr=err, fmt=marker + ("-" if kind in ("search", "plain search") else ""), label=kind,
-                    capsize=3)
-        for xi, yi, r in zip(x, y, sel):
-            ax.annotate(r[0].replace("search:rollouts=", "K=").split(",")[0], (xi, yi), fontsize=7,
-                        textcoords="offset points", xytext=(4, 3))
-    ax.set_xscale("log")
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("time per decision of the player's seat (microseconds, one thread, log scale)")
-    ax.set_ylabel("places better than basic (rotated, paired)")
-    ax.set_title(f"Strength against time per decision, {players} players, three basic opponents")
-    ax.legend(fontsize=8)
-    save_png(fig, path)
+        frontier_plot(out, out / "learned_frontier.png")  # the page's plot (`idiotsim learn page` draws it too)
 
 
 def table(out: Path) -> None:

@@ -492,8 +492,8 @@ def parse_constraints(text: str, spec: str | None = None) -> Constraints:
             raise UserError(f"constraint {item!r}{where} is not NAME=VALUE; constraints: {', '.join(NAMES)}")
         name, value = match.group(1), match.group(2).strip()
         if name not in NAMES:
-            raise UserError(f"unknown constraint {name!r}{where}; constraints: {', '.join(NAMES)} (knobs go "
-                            "after a colon, before the constraints: NAME:knob=v+constraint)")
+            raise UserError(f"unknown constraint {name!r}{where}; constraints: {', '.join(NAMES)} (knobs go before "
+                            "them: NAME:knob=v+up=10)")
         if name in values:
             raise UserError(f"constraint {name!r} is given twice{where}")
         values[name] = value
@@ -523,7 +523,7 @@ def _ranks(text: str, name: str, where: str) -> tuple:
         rank = RANK_OF_NAME.get(word.strip().upper())
         if rank is None:
             raise UserError(f"constraint {name}={text}{where}: {word.strip()!r} is not a rank (2..10, J, Q, K, A; "
-                            "several separated by /, e.g. up=10/2)")
+                            "several as 10/2)")
         ranks.add(rank)
     return tuple(sorted(ranks))
 
@@ -539,8 +539,7 @@ def _pickup(text: str, where: str) -> dict:
         return dict(pickup="never")
     parts = text.split(":")
     if parts[0] not in ("may", "must") or len(parts) not in (2, 3):
-        raise UserError(f"constraint pickup={text}{where}: takes never, must:N[:R] (piles of 1..N cards of R "
-                        "or higher and 2s are picked up) or may:N[:R] (only such piles by choice)")
+        raise UserError(f"constraint pickup={text}{where}: takes never, must:N[:R] or may:N[:R]")
     fields = dict(pickup=parts[0], pickup_max=_number(parts[1], "pickup", 1, MAX_PILE, where))
     if len(parts) == 3:
         rank = RANK_OF_NAME.get(parts[2].strip().upper())
@@ -556,8 +555,6 @@ def _burn(text: str, name: str, where: str) -> tuple:
         return None, None
     how, _, pile = text.rpartition(":")
     if how not in ("", "may", "must") or not re.fullmatch(r"\d+", pile.strip()):
-        raise UserError(f"constraint {name}={text}{where}: takes never (save it while another play is legal), N "
-                        "(burn from a pile of N cards on, save below), may:N (by choice only from N on) or must:N "
-                        "(always from N on)")
+        raise UserError(f"constraint {name}={text}{where}: takes never, N, may:N or must:N")
     n = _number(pile, name, 1, MAX_PILE, where)
     return {"": (n, n), "may": (n, None), "must": (0, n)}[how]

@@ -21,7 +21,7 @@ def pytest_configure(config):
 # on a cold cache, the suite's largest compilation), besides the report check, which compiles them first.
 SEARCH_FILES = {"test_search", "test_search_variants", "test_search_gate", "test_search_learned", "test_belief",
                 "test_disagreement", "test_rollout_speed", "test_analyze", "test_analyze_cards", "test_table_review",
-                "test_learn", "test_interop_openspiel", "test_basic_rounds", "test_constraints"}
+                "test_table_play", "test_learn", "test_interop_openspiel", "test_basic_rounds", "test_constraints"}
 SEARCH_TESTS = {"test_search_players_pass_the_generic_checks"}  # in files that mostly run other players
 
 

@@ -81,6 +81,7 @@ class Summary:
     convergence: pl.DataFrame  # running mean place per strategy against games played
     stall: Interval  # stall rate with its clustered 95% CI
     same_players: list  # groups of labels that play as one player (``same_player_groups``)
+    length_stalled: pl.DataFrame | None = None  # the stalled games of `length` (actions, games): the plot's own bar
 
     @property
     def stall_rate(self) -> float:
@@ -124,7 +125,8 @@ def summarize(out_dir) -> Summary:
                    stall_free_median(length), _convergence(per_cluster), stall_interval(length_sums),
                    same_player_groups(list(config["strategies"]) + [f for f in config.get("field", [])
                                                                     if f not in config["strategies"]],
-                                      config.get("rules", {}), n))
+                                      config.get("rules", {}), n),
+                   length.filter(pl.col("stalled") > 0).select("actions", pl.col("stalled").alias("games")))
 
 
 # ---- per-cluster sums (one query each) ---------------------------------------------------

@@ -19,7 +19,7 @@ TABLE_COLUMNS = ("move", "mean place [95% CI]", "win rate [95% CI]", "minus best
 
 def analyze(
     position_file: Annotated[Optional[str], typer.Argument(
-        metavar="[POSITION.toml]", help="A hand-entered position (README: analyze); or give a game below.")] = None,
+        metavar="POSITION.toml", help="A hand-entered position (README: analyze); or give a game below.")] = None,
     players: PlayersOpt = None,
     strategies: StrategiesOpt = "basic",
     seed: SeedOpt = None,

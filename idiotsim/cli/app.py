@@ -32,12 +32,40 @@ def _hide_flag_types(params: list) -> list:
     for param in params:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
+        if _is_argument(param):
+            if param.metavar:  # the usage line adds the brackets of an optional argument
+                param.metavar = param.metavar.strip("[]")
+            param.display_type_rich = _no_type  # and `<str>` beside an argument's name says nothing
     return spare_validators(params)
+
+
+def _no_type(ctx=None):
+    return None
+
+
+def _is_argument(param) -> bool:
+    return getattr(param, "param_type_name", "") == "argument"
+
+
+def usage_name(param) -> str:
+    """An argument in a usage line as command lines write it: `DIR` (required), `[GAME_FILE]` (optional),
+    `[SPEC.toml]...` (any number). typer 0.2x writes a required one `{DIR}`, and an optional metavar that
+    carried its own brackets `[[GAME_FILE]]`."""
+    name = (param.metavar or param.name.upper()).strip("[]{}")
+    if not param.required:
+        name = f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
 
 
 class Command(TyperCommand):
     def get_params(self, ctx):
         return _hide_flag_types(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx):
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            pieces += [usage_name(param)] if _is_argument(param) else param.get_usage_pieces(ctx)
+        return pieces
 
     def invoke(self, ctx):
         _end_of_start_up()

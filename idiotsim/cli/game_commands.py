@@ -123,13 +123,33 @@ def trace(
     for i, (game_index, decks) in enumerate(matches):
         result = play_match(engine, decks, rules, seats, run_seed, game_index)
         if pretty:
-            lines = pretty_lines(result, rules, seats, run_seed, game_index, symbols)
+            lines = numbered(pretty_lines(result, rules, seats, run_seed, game_index, symbols), result.events)
             if i:
                 lines.insert(0, "")
         else:
             lines = trace_lines(result.events)
         sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()
+
+
+def numbered(lines: list[str], events: list) -> list[str]:
+    """`trace --pretty` lines with each event's line number in the JSON trace in front (the numbers
+    `analyze --action L` and `review` use): the header lines and each round's `-- round R --` line
+    stay unnumbered, as does the match's line after the events."""
+    width = len(str(len(events)))
+    first = next((i for i, line in enumerate(lines) if line.startswith(ROUND_MARK)), len(lines))
+    out = lines[:first]
+    event = 0
+    for line in lines[first:]:
+        if line.startswith(ROUND_MARK) or event == len(events):
+            out.append(" " * (width + 2) + line if line.startswith(ROUND_MARK) else line)
+            continue
+        event += 1
+        out.append(f"{event:>{width}}{line}" if line.startswith("  ") else f"{event:>{width}} {line}")
+    return out
+
+
+ROUND_MARK = "-- round "  # how `pretty_lines` opens a round
 
 
 def _trace_game_file(path: str, pretty: bool) -> None:
@@ -141,7 +161,8 @@ def _trace_game_file(path: str, pretty: bool) -> None:
         lines = trace_lines(events)
     else:
         seats = [SimpleNamespace(label=label) for label in record.seats]
-        lines = pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok())
+        lines = numbered(pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok()),
+                         events)
         if not result.finished:
             lines.append("(the game file ends here: the game was left unfinished)")
     sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
@@ -161,16 +182,24 @@ def run(
     rule: RuleOpt = None,
     threads: ThreadsOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Replace results already in --out.")] = False,
+    chunk_games: Annotated[Optional[int], typer.Option(
+        "--chunk-games", metavar="C", help="Games per Parquet file (default 500,000; fewer with slow players).")] = None,
     cluster: ClusterOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Play games on the numba engine; one Parquet row per game; print a placement table."""
+    """Play games on the numba engine; one Parquet row per game; print a placement table.
+
+    A progress bar shows the games played in a terminal (a line per file otherwise). Interrupted
+    (Ctrl-C, even kill -9), the same command goes on from the files already played, to the same
+    results; run again once finished, it prints the placements of the results it left.
+    """
     from idiotsim.runs import runner
     rules = load_rules_option(rules_file, rule, players)
     seats = load_seats(strategies, rules)
     check_seed(seed)
     set_threads(threads)
-    runner.check_out_dir(Path(out), force)
+    if chunk_games is not None and not 1 <= chunk_games <= 10_000_000:
+        raise UserError(f"--chunk-games must be 1..10000000, got {chunk_games}")
     decks = None
     if decks_file is not None:
         matches = load_deck_matches(decks_file, rules)
@@ -181,14 +210,96 @@ def run(
     elif games is None:
         raise UserError("give --games G (or --decks FILE)")
     check_games(games)
+    chunk = runner.chunk_size(seats) if chunk_games is None else chunk_games
+    key = runner.run_key(rules, [s.label for s in seats], seed, games, decks, chunk)
+    runner.check_out_dir(Path(out), force, key)
     executor = executor_from_flags(cluster, workers)
     check_out_folder(out)
-    with executor:
-        result_dir = runner.run(rules, seats, seed, games, out, decks, force=force, executor=executor,
-                                warm_up=_import_seat_table)
+    again = runner.finished_run(Path(out), key) and not force
+    progress = RunProgress(sys.stderr, out)
+    try:
+        with executor, _interrupts() as interrupted:
+            result_dir = runner.run(rules, seats, seed, games, out, decks, chunk, force=force, executor=executor,
+                                    warm_up=_import_seat_table, progress=progress, interrupted=interrupted)
+    except runner.RunInterrupted as stop:
+        if stop.done:
+            print(f"interrupted: {stop.done:,} of {stop.games:,} games played, kept in {out}\n"
+                  "run the same command again to go on from there (no game is played twice)", file=sys.stderr)
+        else:
+            print("interrupted before the first file of games was written: nothing is kept", file=sys.stderr)
+        raise typer.Exit(130) from None
+    if again:
+        print(f"{out} already holds this run (the same command, finished): its placements", file=sys.stderr)
     print_seat_table(result_dir, rules.players)
     if cluster is None and workers is None:  # a Dask cluster's processes are left to the usual exit
         quick_exit_when_done()
+
+
+class _interrupts:
+    """Within: Ctrl-C is noted (and raised as KeyboardInterrupt), so that an error numba makes of it
+    still reads as an interrupt; the previous handler after. Yields the question `interrupted()`."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.seen = False
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return lambda: self.seen
+
+    def _handler(self, signum, frame):
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        import signal
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        return False
+
+
+class RunProgress:
+    """The games played: a bar with games/s and the time left on a terminal; piped (or to a file), a
+    plain line per file of games when the run writes more than one."""
+
+    def __init__(self, stream, out):
+        self.stream, self.out = stream, out
+        self.terminal = stream.isatty()
+        self.bar = None
+        self.total = self.done = 0
+
+    def start(self, total: int, done: int) -> None:
+        self.total, self.done = total, done
+        if done:
+            print(f"resuming: {done:,} of {total:,} games were played before", file=self.stream)
+        if not self.terminal:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        class Rate(TextColumn):
+            def render(self, task):
+                speed = task.finished_speed or task.speed
+                return super().render(task) if speed is None else f"{speed:,.0f} games/s"
+
+        self.bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), Rate(""),
+                            TimeRemainingColumn(), console=Console(file=self.stream), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("games", total=total, completed=done)
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        if self.bar is not None:
+            self.bar.advance(self.task, games)
+        elif self.done < self.total or games < self.total:
+            print(f"played {self.done:,} of {self.total:,} games ({100 * self.done / self.total:.0f}%)",
+                  file=self.stream, flush=True)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def _import_seat_table() -> None:

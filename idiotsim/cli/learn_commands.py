@@ -1,4 +1,5 @@
-"""``idiotsim learn generate | train | evaluate | loop``: the learned player (``idiotsim.learn``)."""
+"""``idiotsim learn generate | train | evaluate | loop | page``: the learned player (``idiotsim.learn``) and its
+page (``idiotsim.experiments.learned_page``)."""
 from __future__ import annotations
 
 import sys
@@ -9,11 +10,11 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.runs.chunks import executor_from_flags
-from idiotsim.cli.options import ClusterOpt, RunSeedOpt, WorkersOpt, check_seed
+from idiotsim.cli.options import DEFAULT_SEED, ClusterOpt, RunSeedOpt, WorkersOpt, check_seed
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 
-ACTIONS = ("generate", "train", "evaluate", "loop")
+ACTIONS = ("generate", "train", "evaluate", "loop", "page")
 KINDS = {"linear": 0, "mlp": 1}
 MEMORY_KINDS = {"full": 0, "none": 1, "specials": 2}  # strategies.learned.model.MEMORY_* (not imported: startup)
 
@@ -46,22 +47,34 @@ class PositionBar:
             self.bar.stop()
 
 
+def collector_specs(text: str) -> tuple:
+    """`--collectors`: strategy specs separated by commas like every list of specs (`split_specs`: a spec's
+    knobs keep their commas), or by the ';' of earlier versions, which model files' recorded commands hold."""
+    from idiotsim.strategies.loading import split_specs
+    if not text.strip():
+        raise UserError("--collectors needs at least one strategy (e.g. basic,search:rollouts=16)")
+    parts = [part for part in text.split(";") if part.strip()]
+    return tuple(spec for part in parts for spec in split_specs(part))
+
+
 def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
 def learn(
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="generate | train | evaluate | loop")],
+    action: Annotated[str, typer.Argument(metavar="ACTION", help="generate | train | evaluate | loop | page")],
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
-                                     help="Output folder (data, model, evaluation or loop; resumed when rerun).")],
+                                     help="Output folder (data, model, evaluation or loop; resumed when rerun); "
+                                          "page: the reports folder.")],
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="Players per table.")] = 4,
-    seed: RunSeedOpt = 1,
+    seed: RunSeedOpt = DEFAULT_SEED,
     games: Annotated[int, typer.Option("--games", "-g", metavar="G",
                                        help="generate/loop: games whose positions are labelled (per iteration).")] = 1000,
-    collectors: Annotated[str, typer.Option("--collectors", metavar="A;B;...",
+    collectors: Annotated[str, typer.Option("--collectors", metavar="A,B,...",
                                             help="generate/loop: strategies whose games give the positions (one seat "
-                                                 "each, basic elsewhere), separated by ';'.")]
-    = "basic;search:rollouts=16",
+                                                 "each, basic elsewhere), comma-separated as everywhere (the "
+                                                 "earlier ';' still reads).")]
+    = "basic,search:rollouts=16",
     rollouts: Annotated[int, typer.Option("--rollouts", metavar="K", help="The teacher's sampled states.")] = 128,
     turn_share: Annotated[float, typer.Option("--turn-share", metavar="P",
                                               help="Share of the turns with more than one move labelled.")] = 0.5,
@@ -97,7 +110,10 @@ def learn(
     cluster: ClusterOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Distil the search into a learned player: label positions, train, evaluate, or the whole loop."""
+    """Distil the search into a learned player: label positions, train, evaluate, or the whole loop.
+
+    page writes the learned player's page, OUT/learned.md and OUT/learned_frontier.png, from the CSVs in OUT and
+    OUT/learned/template.md (`idiotsim learn page --out reports`)."""
     from idiotsim.learn.train import TrainConfig
     if action not in ACTIONS:
         raise UserError(f"learn ACTION must be one of {', '.join(ACTIONS)}, got {action!r}")
@@ -116,11 +132,16 @@ def learn(
     if not 2 <= players <= 10:
         raise UserError(f"--players must be 2..10, got {players}")
     check_out_folder(out)
+    if action == "page":
+        from idiotsim.experiments.learned_page import write_learned_page
+        written = write_learned_page(Path(out))
+        _say(f"{' and '.join(str(p) for p in written)} written from the CSVs in {out}")
+        return
     if memory not in MEMORY_KINDS:
         raise UserError(f"--memory must be one of {', '.join(MEMORY_KINDS)}, got {memory!r}")
     train = TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay,
                         memory=MEMORY_KINDS[memory])
-    specs = tuple(s for s in collectors.split(";") if s.strip())
+    specs = collector_specs(collectors)
     if action == "generate":
         from idiotsim.learn.generate import GenerateConfig, generate
         config = GenerateConfig(players=players, seed=seed, games=games, collectors=specs, field=field,

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.runs.chunks import executor_from_flags
-from idiotsim.cli.options import (ClusterOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt, WorkersOpt,
+from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt, WorkersOpt,
                                   check_seed, load_rules_option, set_threads)
 
 class OptimizeBar:
@@ -53,7 +53,7 @@ def optimize(
     field: Annotated[str, typer.Option("--field", metavar="F,...",
                                        help="The other seats' strategies (cycled); the first is the control. "
                                             "Any spec, including a best.toml.")] = "basic",
-    seed: RunSeedOpt = 1,
+    seed: RunSeedOpt = DEFAULT_SEED,
     knobs: Annotated[Optional[str], typer.Option("--knobs", metavar="A,B,...",
                                                  help="The knobs to tune (default: all).")] = None,
     games_per_eval: Annotated[int, typer.Option("--games-per-eval", metavar="G",

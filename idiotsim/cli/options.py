@@ -18,6 +18,10 @@ from idiotsim.game.rules import FIELD_NAMES, Rules, load_rules
 
 SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.game.rng)
 MAX_GAMES = 10 ** 12
+# The run seed of every command that has a default one (run, deal, tournament, optimize, learn): one value, so
+# that leaving --seed out means the same anywhere. The commands whose seed picks a game to replay (trace,
+# analyze, review) have none, and play draws one and prints it.
+DEFAULT_SEED = 0
 
 PlayersOpt = Annotated[Optional[int], typer.Option(
     "--players", "-n", metavar="N", help="Number of players (2..10); overrides the rules file and --rule.")]
@@ -33,11 +37,15 @@ StrategiesOpt = Annotated[str, typer.Option(
          "name[:knob=v,...] or path/file.py:name, each optionally +constraints (learned-search-4p+up=10). "
          "See `idiotsim strategies`.")]
 SeedOpt = Annotated[Optional[int], typer.Option(
-    "--seed", metavar="S", help=f"Run seed, 0..{SEED_MAX}.")]
-RunSeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Run seed.")]
+    "--seed", metavar="S",
+    help="Seed of the game's decks and draws, 0..2**63-1, as `run --seed S` deals them. Not given: play draws "
+         "one and prints it; trace, analyze and review take the game from their other flags.")]
+RunSeedOpt = Annotated[int, typer.Option(
+    "--seed", metavar="S", help="Run seed, 0..2**63-1: the decks and every random draw (the same default in "
+                                "every command).")]
 GameOpt = Annotated[Optional[int], typer.Option(
     "--game", metavar="I", help="Game index under --seed (default 0).")]
-GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Number of games to play.")]
+GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Number of games to deal.")]  # deal
 OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Results folder (Parquet, one file per chunk).")]
 GameFileOpt = Annotated[Optional[str], typer.Option(
     "--game-file", metavar="FILE", help="A game file of `idiotsim play`: its rules, seats, decks and every "

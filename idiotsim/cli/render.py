@@ -198,14 +198,18 @@ def print_summary(summary, out_dir, out: Console | None = None) -> None:
     if same:
         paragraph(out, same)
     out.print()
-    matrix = head_to_head_table(out, summary)
+    matrix, keyed = head_to_head_table(out, summary)
     if matrix is None:
         n = summary.strategies.height
         paragraph(out, f"Head to head ({n} x {n}): too wide for {out.width} columns; see {folder / 'summary.md'} "
                        f"and {folder / 'head_to_head.png'}.")
     else:
-        titled(out, "Head to head: the share of the shared tables at which the row strategy finishes ahead of "
-                    "the column strategy (a tie counts half; 95% CI)", matrix)
+        heading(out, "Head to head: the share of the shared tables at which the row strategy finishes ahead of "
+                     "the column strategy (a tie counts half; 95% CI)")
+        if keyed:
+            paragraph(out, "Rows and columns by rank: " + ", ".join(
+                f"{i + 1} {name}" for i, name in enumerate(summary.strategies["strategy"])) + ".")
+        out.print(matrix)
     out.print()
     titled(out, f"Seat advantage (an even share is {1 / summary.players:.2%})", seat_table(out, summary))
     out.print()
@@ -277,19 +281,26 @@ def ranking_title(summary) -> str:
             f"then the top one against every other; ahead = Holm p < 0.05 over these {n}")
 
 
-def head_to_head_table(out: Console, summary) -> Table | None:
-    """Row strategy ahead of column strategy (columns by rank), or None when it does not fit the width."""
+def head_to_head_table(out: Console, summary) -> tuple[Table | None, bool]:
+    """Row strategy ahead of column strategy (columns by rank), and whether its rows are named by rank alone
+    (then the caller prints the key); None when it does not fit the width even so."""
     from idiotsim.analysis.tournament_summary import fmt_ci
     names = summary.strategies["strategy"].to_list()
     lookup = {(r["a"], r["b"]): r for r in summary.head_to_head.iter_rows(named=True)}
+    cells = [[("-" if (a, b) not in lookup else
+               fmt_ci(lookup[a, b]["a_ahead"], lookup[a, b]["lo"], lookup[a, b]["hi"])) for b in names]
+             for a in names]
+    named = [[f"{i + 1} {a}"] + row for i, (a, row) in enumerate(zip(names, cells))]
+    ranked = [[str(i + 1)] + row for i, row in enumerate(cells)]
     columns = [Column("", "left", names=True)] + [Column(str(i + 1)) for i in range(len(names))]
-    rows = []
-    for i, a in enumerate(names):
-        cells = [("-" if (a, b) not in lookup else
-                  fmt_ci(lookup[a, b]["a_ahead"], lookup[a, b]["lo"], lookup[a, b]["hi"])) for b in names]
-        rows.append([f"{i + 1} {a}"] + cells)
-    return choose(out, [lambda: grid(out, columns, rows), lambda: grid(out, columns, rows, stacked=True)],
-                  must_fit=True)
+    layouts = [(lambda: grid(out, columns, named), False), (lambda: grid(out, columns, named, stacked=True), False),
+               (lambda: grid(out, [Column("")] + columns[1:], ranked), True),
+               (lambda: grid(out, [Column("")] + columns[1:], ranked, stacked=True), True)]
+    for layout, keyed in layouts:
+        table = layout()
+        if widths(out, table).maximum <= out.width:
+            return table, keyed
+    return None, False
 
 
 def seat_table(out: Console, summary) -> Table:
@@ -297,6 +308,33 @@ def seat_table(out: Console, summary) -> Table:
     return grid(out, [Column("seat"), Column("win rate (95% CI)")],
                 [[str(r["seat"]), fmt_ci(r["win_rate"], r["lo"], r["hi"], pct=True)]
                  for r in summary.seats.iter_rows(named=True)])
+
+
+# ---- the demo's strength ladder -------------------------------------------------------------------------
+
+def print_ladder(ladder, out_dir, out: Console | None = None) -> None:
+    """The ladder's table (best first), what its figures mean, and where its files are."""
+    from idiotsim.analysis.ladder import EXPLAIN, TITLE, answer, cells
+    out = out or console()
+    folder = Path(out_dir)
+    heading(out, TITLE.replace("`", ""))
+    paragraph(out, answer(ladder))
+    out.print()
+    rows = cells(ladder.table)
+    headers = {"rank": Column("rank"), "player": Column("player", "left", names=True), "games": Column("games"),
+               "place": Column("mean place (95% CI)"), "ahead": Column("ahead of basic (95% CI)"),
+               "win": Column("win rate (95% CI)")}
+
+    def layout(keys, stacked):
+        return lambda: grid(out, [headers[k] for k in keys], [[r[k] for k in keys] for r in rows], stacked)
+
+    full, narrow = ["rank", "player", "games", "place", "ahead", "win"], ["player", "games", "place", "ahead"]
+    out.print(choose(out, [layout(full, False), layout(full, True), layout(narrow, False), layout(narrow, True)]))
+    out.print()
+    paragraph(out, EXPLAIN)
+    out.print()
+    paragraph(out, f"ladder.md, ladder.csv and plots in {folder}, each player's games in {folder / 'players'}. "
+                   f"The 26 cheap strategies' round robin: `idiotsim demo --strategies all`.")
 
 
 # ---- run: the placements of each seat ------------------------------------------------------------------
@@ -315,10 +353,14 @@ def print_placements(frame, out_dir, out: Console | None = None) -> None:
 # ---- report: each written report -----------------------------------------------------------------------
 
 def print_report(written, out: Console | None = None) -> None:
-    """A report's title and answer, its main figures (a tournament's strategy table), the files written."""
+    """A report's title, its plain first sentence and careful answer, its main figures (a tournament's strategy
+    table), the files written."""
     out = out or console()
     title = written.spec.title
     heading(out, title[:1].upper() + title[1:])
+    if getattr(written, "plain", ""):
+        paragraph(out, written.plain)
+        out.print()
     paragraph(out, written.answer)
     out.print()
     if written.summary is not None:

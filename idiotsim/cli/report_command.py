@@ -36,6 +36,10 @@ def report(
         "--check", help="With --all: regenerate every report into a temporary folder (at its check_games if "
                         "the spec has one, else at full size), compare byte by byte with the committed files, "
                         "list the differing ones and exit 1 on a difference.")] = False,
+    reduced: Annotated[bool, typer.Option(
+        "--reduced", help="Write only the reduced-size results CI compares (check/NAME.*, each spec's check_games) "
+                          "of the SPECs (or of --all), as a full-size run writes them, and rewrite the folder's "
+                          "README.md index from its committed reports.")] = False,
     specs_dir: Annotated[str, typer.Option(
         "--specs-dir", metavar="DIR", help="Folder of the specs for --all.")] = "reports",
     threads: ThreadsOpt = None,
@@ -59,12 +63,17 @@ def report(
         raise UserError(f"--games must be 1..{experiments.MAX_GAMES}, got {games}")
     if precision is not None and not 0 < precision < 10:
         raise UserError(f"--precision must be a mean-place half-width between 0 and 10, got {precision}")
+    if reduced and (check or games is not None or quick or out is not None or precision is not None):
+        raise UserError("--reduced writes the reports' reduced-size results beside them: give it without --check, "
+                        "--games, --quick, --out and --precision")
     set_threads(threads)
     if out is not None:
         check_out_folder(out)
     with executor_from_flags(cluster, workers) as executor:
         if check:
             _check_reports(specs_dir, executor)
+        elif reduced:
+            _write_reduced(specs, all_specs, specs_dir, executor)
         else:
             _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor)
 
@@ -84,6 +93,29 @@ def _check_reports(specs_dir, executor) -> None:
             print(f"  {folder / path}")
         raise typer.Exit(1)
     print(f"every report in {folder} matches its regeneration ({seconds:.1f} s)")
+
+
+def _write_reduced(specs, all_specs, specs_dir, executor) -> None:
+    from idiotsim import experiments
+    started = time.perf_counter()
+    if all_specs:
+        folder = Path(specs_dir)
+        if not folder.is_dir():
+            raise UserError(f"--specs-dir {folder} is not a folder")
+        loaded = [s for s in (experiments.load_spec(p) for p in experiments.spec_paths(folder)) if s.check_games]
+    else:
+        loaded = [experiments.load_spec(s) for s in specs]
+        folders = {Path(s.path).parent for s in loaded}
+        if len(folders) != 1:
+            raise UserError("--reduced rewrites one folder's index: give specs of one folder")
+        folder = folders.pop()
+
+    def log(report) -> None:
+        print(f"{report.files[0]}: {report.games:,} games", file=sys.stderr)
+
+    experiments.write_reduced(loaded, folder, log=log, executor=executor)
+    print(f"{len(loaded)} reduced-size results and {folder / 'README.md'} written in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
 def _write_reports(specs, all_specs, games, quick, out, precision, specs_dir, executor) -> None:

@@ -9,31 +9,34 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.runs.chunks import executor_from_flags
-from idiotsim.cli.options import (ClusterOpt, OutOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt,
+from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, OutOpt, RuleOpt, RulesFileOpt, RunSeedOpt, ThreadsOpt,
                                   WorkersOpt, check_games, check_seed,
                                   load_rules_option, set_threads)
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 
 class ProgressBar:
-    """A rich progress bar with games/s and time left, on a terminal only."""
+    """A rich progress bar with games/s, time spent and time left, on a terminal only."""
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool, label: str = "playing"):
         self.enabled = enabled
+        self.label = label
         self.bar = None
 
     def start(self, total: int, done: int) -> None:
         if not self.enabled:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         class Rate(TextColumn):
             def render(self, task):
-                speed = task.finished_speed or task.speed
+                speed = task.finished_speed or task.speed or (
+                    task.completed / task.elapsed if task.elapsed and task.completed else None)
                 return super().render(task) if speed is None else f"{speed:,.0f} games/s"
 
-        self.bar = Progress(TextColumn("[bold]playing"), BarColumn(), MofNCompleteColumn(), Rate(""),
-                            TimeRemainingColumn(), transient=False)
+        self.bar = Progress(TextColumn(f"[bold]{self.label}"), BarColumn(), MofNCompleteColumn(), Rate(""),
+                            TimeElapsedColumn(), TimeRemainingColumn(), transient=False, console=None)
         self.bar.start()
         self.task = self.bar.add_task("games", total=total, completed=done)
 
@@ -64,7 +67,7 @@ def tournament(
     players: Annotated[int, typer.Option("--players", "-n", metavar="N", help="Players per table.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", metavar="G",
                                        help="Games to play (rounded up to whole blocks).")] = 100_000,
-    seed: RunSeedOpt = 0,
+    seed: RunSeedOpt = DEFAULT_SEED,
     field: Annotated[Optional[str], typer.Option(
         "--field", metavar="F,...", help="Field mode: each strategy plays against these (e.g. basic).")] = None,
     rules_file: RulesFileOpt = None,
@@ -105,14 +108,89 @@ def summarize(out: Annotated[str, typer.Argument(metavar="DIR", help="A tourname
     report_tournament(out)
 
 
-def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results folder.")] = "results/demo",
-         games: Annotated[int, typer.Option("--games", metavar="G", help="Games to play.")] = 1_000_000) -> None:
-    """The main job: a tournament of the shipped strategies, with its table and plots (the search
-    players, thousands of rollouts a decision, have reports of their own: reports/README.md)."""
-    from idiotsim.strategies.loading import engine_speed_names
+DEMO_OUT = "results/demo"
+DEMO_GAMES = 1_000_000  # the round robin of `demo --strategies`
+CHEAP_FIELD = "all"  # `demo --strategies all`: every shipped player at engine speed (the leaderboard's field)
+
+
+def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results folder.")] = DEMO_OUT,
+         strategies: Annotated[Optional[str], typer.Option(
+             "--strategies", "-s", metavar="A,B,...",
+             help="A round robin of these strategies instead of the ladder; `all` for every shipped player at "
+                  "engine speed (the 26 cheap strategies).")] = None,
+         games: Annotated[Optional[int], typer.Option(
+             "--games", metavar="G",
+             help="Games: the search's in the ladder (default 3000; the cheaper players play more, in fixed "
+                  "proportion), or the round robin's with --strategies (default 1000000).")] = None) -> None:
+    """The main job: the strength ladder from `random` through `basic`, the tuned and learned players to the
+    gated search and the search, each at a table with three `basic` players on the same deals, with its
+    table and plots (about 2 minutes on 2 cores once compiled). --strategies all: the cheap strategies' round
+    robin."""
+    if strategies is not None:
+        if strategies.strip() == CHEAP_FIELD:
+            from idiotsim.strategies.loading import engine_speed_names
+            strategies = ",".join(engine_speed_names())
+        # Replace an earlier demo (its strategies may have changed), never an unrelated folder.
+        tournament(out=out, strategies=strategies, players=4, games=games or DEMO_GAMES, seed=2026, field=None,
+                   rules_file=None, rule=None, threads=None, force=is_demo_folder(Path(out)),
+                   independent=False, chunk_games=500_000, cluster=None, workers=None)
+        return
+    from idiotsim.analysis.ladder import DEMO_SEARCH_GAMES
+    check_games(games or DEMO_SEARCH_GAMES)
+    if sys.stderr.isatty():
+        ladder_intro()  # before the engine's import, which compiles it on a first run
     from idiotsim.runs.tournament import MANIFEST
-    names = ",".join(engine_speed_names())
-    # Replace an earlier demo (its strategies may have changed), never an unrelated folder.
-    tournament(out=out, strategies=names, players=4, games=games, seed=2026, field=None, rules_file=None,
-               rule=None, threads=None, force=(Path(out) / MANIFEST).exists(), independent=False,
-               chunk_games=500_000, cluster=None, workers=None)
+    if Path(out).exists() and not is_demo_folder(Path(out)) and Path(out).is_dir() and any(Path(out).iterdir()):
+        raise UserError(f"--out {out} is not empty and holds no demo; use another folder")
+    check_out_folder(out)
+    if (Path(out) / MANIFEST).exists():  # an earlier round-robin demo in the folder: the ladder replaces it
+        import shutil
+        shutil.rmtree(out)
+    play_ladder(Path(out), games or DEMO_SEARCH_GAMES)
+
+
+def is_demo_folder(out: Path) -> bool:
+    """A folder a demo wrote (a round robin's tournament, or the ladder's): the demo may replace it."""
+    from idiotsim.runs.tournament import MANIFEST
+    return (out / MANIFEST).exists() or (out / "ladder.csv").exists() or (out / "players").is_dir()
+
+
+def play_ladder(out: Path, search_games: int) -> None:
+    """Each rung of the ladder as a field tournament into out/players/NAME (an interrupted demo resumes;
+    one with other game counts is replaced), then the ladder's table, files and plots."""
+    from idiotsim.analysis.ladder import (FIELD, LADDER, PLAYERS, SEED, ladder_from, rung_folder, rung_games,
+                                          write_ladder)
+    from idiotsim.cli.render import print_ladder
+    from idiotsim.runs.tournament import MANIFEST, TournamentConfig, read_manifest, run_tournament
+    terminal = sys.stderr.isatty()
+    for rung in [rung for rung in LADDER if rung.spec]:
+        config = TournamentConfig(strategies=(rung.spec,), players=PLAYERS, games=rung_games(rung, search_games),
+                                  seed=SEED, field=(FIELD,))
+        folder = rung_folder(out, rung)
+        force = (folder / MANIFEST).exists() and read_manifest(folder).get("config") != config.as_json()
+        with executor_from_flags(None, None) as executor:
+            run_tournament(config, folder, force=force, progress=ProgressBar(terminal, rung.label),
+                           executor=executor)
+    ladder = ladder_from(out)
+    write_ladder(ladder, out)
+    print_ladder(ladder, out)
+
+
+def ladder_intro() -> None:
+    """What the ladder plays, on stderr, and on a first run that its players compile first."""
+    from idiotsim.analysis.ladder import FIELD, LADDER
+    from idiotsim.cli.render import console, paragraph
+    played = [rung for rung in LADDER if rung.spec]
+    paragraph(console(file=sys.stderr), f"The strength ladder: {len(played)} players from `{played[0].spec}` to "
+                                        f"`{played[-1].spec}`, each at a table with three `{FIELD}` players on the "
+                                        f"same deals, the expensive ones on fewer deals." + compile_note())
+
+
+def compile_note() -> str:
+    """A line for a first run, whose players compile before they play (the search for minutes)."""
+    import os
+    cache = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
+    if cache.name and any(cache.glob("search_*/pimc.*.nbi")):
+        return " About 2 minutes on 2 cores."
+    return (f" This first run compiles them before they play (the bars stand still meanwhile): 3 to 5 more "
+            f"minutes on 2 cores, once (numba's cache: {cache}).")

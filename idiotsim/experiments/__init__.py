@@ -20,7 +20,7 @@ differences; sequential mode (``--precision``) stops on the spread alone (see
 ``play``), so its 95% intervals keep their coverage.
 """
 from idiotsim.experiments.spec import MAX_GAMES, Point, Spec, SpecError, load_spec, spec_paths, with_knobs
-from idiotsim.experiments.writing import DESIGNS, Written, check_all, write_all, write_report
+from idiotsim.experiments.writing import DESIGNS, Written, check_all, write_all, write_reduced, write_report
 
 __all__ = ["DESIGNS", "MAX_GAMES", "Point", "Spec", "SpecError", "Written", "check_all", "load_spec", "spec_paths",
-           "with_knobs", "write_all", "write_report"]
+           "with_knobs", "write_all", "write_reduced", "write_report"]

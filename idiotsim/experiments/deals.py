@@ -60,7 +60,8 @@ class DealDesign(ABC):
         spec = played.spec
         png = plot(self, spec, rows, Path(out_dir) / f"{spec.name}.png")
         return Rendered(markdown(self, played, rows, png.name), csv_text(self, spec, rows), headline(self, spec, rows),
-                        sum(r.games for r in rows), [png], table=self.main_figures(spec, rows))
+                        sum(r.games for r in rows), [png], table=self.main_figures(spec, rows),
+                        plain=self.plain_sentence(spec, rows))
 
     # ---- play ------------------------------------------------------------------------
 
@@ -92,9 +93,17 @@ class DealDesign(ABC):
     def csv_columns_for(self, spec: Spec) -> tuple:
         return self.csv_columns
 
+    def point_cells(self, point: Point) -> dict:
+        """CSV cells that describe a setting beyond its label (none by default)."""
+        return {}
+
     def main_figures(self, spec: Spec, rows: list):
         """The terminal's table of the report's main figures (a ``CellTable``)."""
         return main_figures(self, spec, rows)
+
+    @abstractmethod
+    def plain_sentence(self, spec: Spec, rows: list) -> str:
+        """The report's first sentence: the answer a player reads in five seconds."""
 
     def size_notes(self, spec: Spec, rows: list) -> list[str]:
         """The design's own lines under the Size heading (after the precision of the mean place difference)."""

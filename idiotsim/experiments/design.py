@@ -12,9 +12,9 @@ from idiotsim.experiments.spec import Spec
 
 @dataclass(frozen=True)
 class Rendered:
-    """A design's report: NAME.md and NAME.csv text, the one-line answer, the other files it wrote, and for
-    the terminal (``idiotsim.cli.render``) the tournament summary behind a leaderboard or the main
-    figures as a `CellTable`."""
+    """A design's report: NAME.md and NAME.csv text, the careful one-line answer, the other files it wrote,
+    for the terminal (``idiotsim.cli.render``) the tournament summary behind a leaderboard or the main
+    figures as a `CellTable`, and the plain first sentence."""
     markdown: str
     csv: str
     answer: str
@@ -22,6 +22,7 @@ class Rendered:
     files: list = field(default_factory=list)
     summary: object = None  # idiotsim.analysis.tournament_summary.Summary
     table: CellTable | None = None
+    plain: str = ""  # the report's first sentence: the answer a player reads in five seconds
 
 
 @dataclass(frozen=True)

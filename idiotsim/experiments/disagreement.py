@@ -30,9 +30,9 @@ from idiotsim.game import observation as ob
 from idiotsim.game.cards import TEN, TWO
 from idiotsim.runs.chunks import Executor, map_in_order
 from idiotsim.experiments.design import CellTable, Rendered
-from idiotsim.experiments.report_markdown import size_caveat, source_lines
+from idiotsim.experiments.report_markdown import opening, size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
-from idiotsim.experiments.text import capitalised, csv_value, format_number, format_percent, rules_text
+from idiotsim.experiments.text import about, csv_value, format_number, format_percent, rules_text
 from idiotsim.game.observation import NR
 from idiotsim.game.rng import SEAT_STREAM, new_state
 from idiotsim.game.rules import Rules
@@ -177,7 +177,9 @@ class DisagreementDesign:
 
     def render(self, played: PlayedDisagreement, rows: list, out_dir: Path) -> Rendered:
         answer = _answer(played, rows)
-        return Rendered(_markdown(played, rows, answer), _csv(rows), answer, played.games, table=_main_figures(rows))
+        plain = _plain(rows)
+        return Rendered(_markdown(played, rows, answer, plain), _csv(rows), answer, played.games,
+                        table=_main_figures(rows), plain=plain)
 
 
 def _main_figures(rows: list) -> CellTable:
@@ -232,11 +234,23 @@ def _answer(played: PlayedDisagreement, rows: list) -> str:
     return "; ".join(parts) + "."
 
 
-def _markdown(played: PlayedDisagreement, rows: list, answer: str) -> str:
+def _plain(rows: list) -> str:
+    """The first sentence: how often the search plays otherwise, and what that is worth."""
+    by_kind = {r.kind: r for r in rows}
+    parts = []
+    for kind, what in ((ANY_TURN, "turns"), (ANY_SWAP, "swaps")):
+        r = by_kind[kind]
+        worth = ("" if _too_few(r.value) else
+                 f", each {'gaining' if r.value.mean < 0 else 'losing'} about {about(r.value.mean)} places"
+                 if r.value.significant() else ", each making no clear difference")
+        parts.append(f"at {100 * r.share.mean:.0f}% of basic's {what}{worth}")
+    return f"The search plays otherwise than basic {parts[0]}, and {parts[1]}."
+
+
+def _markdown(played: PlayedDisagreement, rows: list, answer: str, plain: str) -> str:
     spec = played.spec
     rules = spec.points[0].rules
-    lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
-             f"**Answer.** {answer}", ""]
+    lines = opening(spec.title, plain, spec.question, answer)
     if spec.notes.strip():
         lines += [spec.notes.strip(), ""]
     lines += ["## Setup", "",

@@ -1,8 +1,13 @@
 """The index of the reports (``reports/README.md``) and the spec format it documents."""
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
+from idiotsim.analysis.stats import Interval
 from idiotsim.experiments.deal_play import MIN_DIFFERING_DEALS
 from idiotsim.experiments.report_markdown import MULTIPLICITY_RULE, STALL_RULE
+from idiotsim.experiments.text import digits_for, format_interval
 
 
 def index_markdown(written: list) -> str:
@@ -30,7 +35,7 @@ def index_markdown(written: list) -> str:
     for w in written:
         q = _cell(w.spec.question.strip())
         mark = " *" if w.spec.check_games else ""
-        lines.append(f"| [{w.spec.title}]({w.spec.name}.md){mark} | {q} | {_cell(w.answer)} | {w.games:,} |")
+        lines.append(f"| [{w.spec.title}]({w.spec.name}.md){mark} | {q} | {_cell(w.plain or w.answer)} | {w.games:,} |")
     lines += tips_table(written)
     lines += ["", "## Reports made by other commands", "", *OTHER_REPORTS, "", "## Spec format", "", SPEC_HELP.strip(), ""]
     return "\n".join(lines)
@@ -40,25 +45,115 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+LEVEL_COLUMNS = (("beginner", "beginner (`basic`)"), ("fast", "fast strong (`learned-fast-4p`)"),
+                 ("strong", "strong (gated `learned-search-4p`)"), ("search", "search cross-check (K = 128)"))
+TABLE_SIZES = (2, 3, 4, 5)
+HEADLINE_PLAYERS = 4
+
+
 def tips_table(written: list) -> list[str]:
-    """Each tip asked again at strong play (a `strong` report naming its basic-level report): both answers."""
-    by_name = {w.spec.name: w for w in written}
-    rows = []
-    for w in written:
-        beginner = w.spec.beginner
-        if beginner is None or beginner.report not in by_name:
-            continue
-        basic = by_name[beginner.report]
-        rows.append(f"| [{basic.spec.title}]({basic.spec.name}.md) | {_cell(basic.answer)} | "
-                    f"[{w.spec.title}]({w.spec.name}.md): {_cell(w.answer)} |")
-    if not rows:
+    """Every tip (a basic-level report that `strong` reports re-ask) at every level of play, one row per tip
+    and one short cell per level: the effect of following the tip (mean place, negative = better), its 95%
+    CI and a verdict; then the gated player by table size, and each strong control against `basic`."""
+    tips = _tips(written)
+    if not tips:
         return []
-    return ["", "## The tips at strong play", "",
-            "Each tip's basic-level report asks it of `basic`'s play among `basic` opponents; its strong-play report "
-            "asks it again of a strong player, against `basic` opponents and among strong players, and plays the "
-            "basic-level contrast on the same deals, so that the difference of the two answers has a paired "
-            "interval (strong minus beginner).", "",
-            "| tip | basic-level answer | strong-play answer |", "|---|---|---|", *rows]
+    head = ["", "## The tips at every level of play", "",
+            "Each tip is asked as the same constraint (docs/strategies.md, \"Constraints\") of `basic` and of three "
+            f"strong players, at {HEADLINE_PLAYERS} players against `basic` opponents; each strong report plays the "
+            "beginner's contrast on the same deals. A cell: the effect on your mean place of following the tip "
+            "(negative = better), its 95% CI, and a verdict: **helps** or **hurts** (Holm-adjusted p < 0.05 in its "
+            "report) or unclear. The search cross-check plays fewer deals (its intervals are wider). A level a "
+            "report does not ask is \"not asked\" (its report's notes say why).", ""]
+    levels = ["| tip | " + " | ".join(words for _, words in LEVEL_COLUMNS) + " |", "|---" * (1 + len(LEVEL_COLUMNS)) + "|"]
+    sizes = ["", "### Strong play by table size", "",
+             "The gated player (`learned-search-Np`, the learned player searching its close turns) against `basic` "
+             "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count).", "",
+             "| tip | " + " | ".join(f"{n} players" for n in TABLE_SIZES) + " |", "|---" * (1 + len(TABLE_SIZES)) + "|"]
+    controls = ["", "### The controls against basic", "",
+                "Each strong report's control (the player not following the tip) against `basic` in the same seat on "
+                f"the same deals, at {HEADLINE_PLAYERS} players against `basic` opponents: its mean place minus "
+                "basic's (negative = stronger). A control weaker than basic would make its tip's answer a comparison "
+                "with a broken player; its report says so in its first sentence.", "",
+                "| tip | " + " | ".join(words for level, words in LEVEL_COLUMNS if level != "beginner") + " |",
+                "|---" * len(LEVEL_COLUMNS) + "|"]
+    for tip, rows in tips:
+        link = f"[{tip.spec.advice or tip.spec.title}]({tip.spec.name}.md)"
+        levels.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, level, HEADLINE_PLAYERS), level)
+                                                    for level, _ in LEVEL_COLUMNS) + " |")
+        sizes.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, "strong", n), "strong")
+                                                   for n in TABLE_SIZES) + " |")
+        controls.append(f"| {link} | " + " | ".join(_strength_cell(_row(rows, level, HEADLINE_PLAYERS))
+                                                      for level, _ in LEVEL_COLUMNS if level != "beginner") + " |")
+    return head + levels + sizes + controls
+
+
+def _tips(written: list) -> list[tuple]:
+    """(the tip's headline strong report, every CSV row of its strong reports) per basic-level report, in the
+    written order; a row holds its report's first field's settings only (`basic` opponents)."""
+    by_name = {w.spec.name: w for w in written}
+    grouped: dict = {}
+    for w in written:
+        b = w.spec.beginner
+        if w.spec.design == "strong" and b is not None and b.report in by_name:
+            grouped.setdefault(b.report, []).append(w)
+    tips = []
+    for reports in grouped.values():
+        rows = [row for w in reports for row in _csv_rows(w)
+                if row.get("field", "") == (w.spec.fields[0] if w.spec.fields else "")]
+        headline = next((w for w in reports if any(p.players == HEADLINE_PLAYERS for p in w.spec.points)), reports[0])
+        tips.append((headline, rows))
+    return tips
+
+
+def _csv_rows(w) -> list[dict]:
+    path = next((Path(f) for f in w.files if str(f).endswith(".csv")), None)
+    if path is None or not path.is_file():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _row(rows: list, level: str, players: int) -> dict | None:
+    """The row of a level of play at a table size (the beginner's: the strong level's row, whose beginner
+    arms played the same deals)."""
+    wanted = "strong" if level == "beginner" else level
+    found = [r for r in rows if r.get("level") == wanted and r.get("players") == str(players)]
+    if not found:
+        return None
+    row = found[0]
+    if level == "beginner":
+        return {"diff": row["b_diff"], "lo": row["b_lo"], "hi": row["b_hi"], "half": row["b_half"],
+                "holm": row["b_p_holm"], "strength": "", "strength_lo": "", "strength_hi": "", "strength_holm": ""}
+    return {"diff": row["diff"], "lo": row["diff_lo"], "hi": row["diff_hi"], "half": row["diff_half"],
+            "holm": row["diff_p_holm"], "strength": row["strength_diff"], "strength_lo": row["strength_lo"],
+            "strength_hi": row["strength_hi"], "strength_holm": row["strength_p_holm"]}
+
+
+def _interval(mean: str, lo: str, hi: str, holm: str) -> Interval | None:
+    if not mean or not lo:
+        return None
+    return Interval(float(mean), float(lo), float(hi), (float(hi) - float(lo)) / 2, p_holm=float(holm or "nan"))
+
+
+def _effect_cell(row: dict | None, level: str) -> str:
+    if row is None:
+        return "not asked"
+    x = _interval(row["diff"], row["lo"], row["hi"], row["holm"])
+    if x is None:
+        return "n/a"
+    verdict = ("**helps**" if x.mean < 0 else "**hurts**") if x.significant() else "unclear"
+    return f"{format_interval(x, digits_for(x.half))} {verdict}"
+
+
+def _strength_cell(row: dict | None) -> str:
+    if row is None:
+        return "not asked"
+    x = _interval(row["strength"], row["strength_lo"], row["strength_hi"], row["strength_holm"])
+    if x is None:
+        return "n/a"
+    verdict = ("stronger" if x.mean < 0 else "**weaker**") if x.significant() else "even"
+    return f"{format_interval(x, digits_for(x.half))} {verdict}"
 
 
 # Reports whose runs are too long for every CI check (minutes of optimisation), each regenerated by
@@ -92,15 +187,17 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 | `seed` | all | run seed (required) |
 | `[rules]` | all | docs/rules.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
 | `notes` | all | a paragraph shown under the answer |
-| `treatment`, `control` | paired, strong | strategy specs with knobs, e.g. `heuristic:swap=2` (required); `{players}` in a spec is the setting's player count (`heuristic-tuned-{players}p`) |
-| `treatment_label`, `control_label` | paired, strong | words for the answer sentence |
+| `treatment`, `control` | paired, strong | strategy specs with knobs and constraints, e.g. `heuristic:swap=2`, `learned-search-4p+up=10` (required); `{players}` in a spec is the setting's player count (`heuristic-tuned-{players}p`) |
+| `treatment_label`, `control_label` | paired, strong | words for the answer sentence (the treatment's a gerund: "Laying 10s face-up", "keeping them in hand") |
+| `advice`, `advice_against` | paired, strong | the treatment and the control as advice ("Put your 10s face-up", "Keep your 10s in hand"): the report's first, plain sentence leads with the one its settled answer supports |
 | `opponents` | paired, strong | list of strategy specs filling the other seats, cycling (required) |
 | `streams` | paired, strong | `shared` (default: both arms draw the same random numbers) or `independent` |
-| `[[fields]]` | paired, strong | tables with `label`, `opponents` and optional `games`: every setting is played against each field's opponents (in place of `opponents`), at the field's size; the fields are the plot's series |
+| `[[fields]]` | paired, strong | tables with `label`, `opponents`, optional `games` (a setting's games in the field; a variant's own `games` caps them) and `share` (that part of a setting's games, 0..1): every setting is played against each field's opponents (in place of `opponents`); the fields are the plot's series |
 | `[beginner]` | strong | the basic-level contrast played on the same deals: `treatment`, `control` (required; a knob sweep sets the knob in `treatment` too), `opponents` (default `["basic"]`), `label`, `report` (the name of the basic-level report, for the tips table) |
+| `reference` | strong | a strategy (`basic`) played in the focal seat among the strong arms' opponents on the same deals: each strong arm's strength is its mean place minus the reference's, and a control weaker than it is named in the report's first sentence |
 | `strategy` | seats, disagreement, chart | the strategy in every seat (required); disagreement: the search player (a `search` spec; `swap=1` searches the swap too) judged against basic on positions of basic self-play; chart: the strong player every cell is asked of (`learned-search-{players}p`) |
 | `rows` | chart | the face-up rows the chart ranks, e.g. `["10-10-Q", "2-10-A", "K-K-A"]` (required) |
 | `judge` | disagreement | sampled states on which both moves of each disagreement are played to value it (required, 2..100000) |
 | `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset that plays at engine speed (not the search players) |
-| `[sweep]` | paired, strong, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats) |
+| `[sweep]` | paired, strong, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats); paired and strong variants may also give their own `treatment`, `control`, `games`, `fields` (the labels of the [[fields]] they are played in) and, strong only, `level` (`fast`, `strong` or `search`: the tips tables' columns; `strong` by default) |
 """

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from idiotsim.runs.chunks import Executor
 from idiotsim.experiments.design import Rendered, csv_games
-from idiotsim.experiments.report_markdown import size_caveat, source_lines
+from idiotsim.experiments.report_markdown import opening, size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
-from idiotsim.experiments.text import capitalised, csv_value, rules_text
+from idiotsim.experiments.text import csv_value, rules_text
 from idiotsim.analysis.stats import format_p
 from idiotsim.game.rules import Rules
 
@@ -72,8 +72,23 @@ class LeaderboardDesign:
         write_summary(summary, folder)
         write_plots(summary, folder)
         answer = _answer(summary)
-        return Rendered(_markdown(spec, summary, answer, played), _csv(summary), answer, summary.games,
-                        [folder], summary)
+        plain = _plain(summary)
+        return Rendered(_markdown(spec, summary, answer, played, plain), _csv(summary), answer, summary.games,
+                        [folder], summary, plain=plain)
+
+
+def _plain(summary) -> str:
+    """The first sentence: who plays best, and whom it does not beat significantly."""
+    table = summary.strategies
+    top = table.row(0, named=True)
+    level = [f"`{r['worse']}`" for r in _against_top(summary) if not r["significant"]]
+    text = (f"`{top['strategy']}` plays best of the {table.height} strategies at a {summary.players}-player table "
+            f"(mean place {top['mean_place']:.3f}; {(summary.players + 1) / 2:g} is even)")
+    if len(level) > 3:
+        text += f", though not significantly better than {len(level)} of the others"
+    elif level:
+        text += f", though not significantly better than {level[0] if len(level) == 1 else ', '.join(level[:-1]) + ' or ' + level[-1]}"
+    return text + "."
 
 
 def _answer(summary) -> str:
@@ -111,12 +126,11 @@ def _against_top(summary) -> list[dict]:
     return sorted(rows, key=lambda r: order[r["worse"]])
 
 
-def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament) -> str:
+def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament, plain: str) -> str:
     from idiotsim.analysis.tournament_summary import fmt_ci, length_text, same_players_text
     table = summary.strategies
     top = table["strategy"][0]
-    lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
-             f"**Answer.** {answer}", ""]
+    lines = opening(spec.title, plain, spec.question, answer)
     if spec.notes.strip():
         lines += [spec.notes.strip(), ""]
     rules = Rules(**{**spec.rules, "players": spec.players})

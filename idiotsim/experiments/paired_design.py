@@ -29,6 +29,7 @@ from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, form
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
                                        length_pair_text, opponents_text, place_scale_words, short_label,
                                        stall_pair_text)
+from idiotsim.experiments.text import effects_text, lead_words, sentence_of, subject_words, verb_of
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 INDEPENDENT_OFFSET = 1 << 40  # control-arm game ids with streams = "independent"
@@ -200,6 +201,17 @@ class PairedDesign(DealDesign):
         else:
             w = f"makes no significant difference to your win rate: {ci_text(win, 2, 100)} points"
         return f"{what} {place}, and {w}, {where}."
+
+    def plain_sentence(self, spec: Spec, rows: list[PairedRow]) -> str:
+        """The first sentence: the advice every settled setting supports (the spec's `advice` or
+        `advice_against`), then what the treatment does at each setting, e.g. "Put your 10s face-up: it
+        gains about 0.05 to 0.13 places a game at 2, 3, 4 and 5 players."."""
+        diffs = [r.place_diff for r in rows]
+        effects = [(p.label if len(rows) > 1 else "", x) for p, x in zip(spec.points, diffs)]
+        settled = [x for x in diffs if verb_of(x)]
+        agree = len({verb_of(x) for x in settled}) == 1  # every settled setting says the same
+        lead, it = lead_words(spec, settled[0]) if settled and agree else ("", False)
+        return sentence_of(lead, f"{subject_words(spec, it, lead)} {effects_text(effects)}")
 
     def sweep_headline(self, spec: Spec, rows: list[PairedRow]) -> str:
         points, m = spec.points, len(rows)

@@ -32,20 +32,34 @@ STALL_RULE = (
     "stall, printed beside the stall rate, never a mean with the limit averaged in.")
 
 
-ANSWER_MARK = "**Answer.** "  # the answer line of NAME.md (the index reads it from a committed full-size report)
+ANSWER_MARK = "**Answer.** "  # the careful answer's line of NAME.md
+PLAIN_LINE = 2  # NAME.md's line (from 0) holding its plain first sentence (the index reads it from a committed report)
 
 
 def headline(design, spec: Spec, rows: list) -> str:
-    """The one-line answer (also the index's)."""
+    """The careful one-line answer."""
     if len(spec.points) == 1:
         return design.sentence(spec, spec.points[0], rows[0])
     return design.sweep_headline(spec, rows)
 
 
+def opening(title: str, plain: str, question: str, answer: str) -> list[str]:
+    """Every report's first lines: its title, the plain sentence a player reads in five seconds (line
+    PLAIN_LINE), the question, and the careful answer."""
+    return [f"# {capitalised(title)}", "", plain, "", f"**Question.** {question.strip()}", "", f"{ANSWER_MARK}{answer}",
+            ""]
+
+
+def plain_of(markdown_text: str) -> str:
+    """The plain first sentence of a report's Markdown ("" when it has none)."""
+    lines = markdown_text.splitlines()
+    line = lines[PLAIN_LINE] if len(lines) > PLAIN_LINE else ""
+    return "" if line.startswith("**") else line
+
+
 def markdown(design, played: Played, rows: list, plot_name: str) -> str:
     spec = played.spec
-    lines = [f"# {capitalised(spec.title)}", "", f"**Question.** {spec.question.strip()}", "",
-             f"{ANSWER_MARK}{headline(design, spec, rows)}", ""]
+    lines = opening(spec.title, design.plain_sentence(spec, rows), spec.question, headline(design, spec, rows))
     if len(spec.points) > 1:
         lines += ["Per setting:", ""] + [f"- {design.sentence(spec, p, r)}" for p, r in zip(spec.points, rows)] + [""]
     if spec.notes.strip():
@@ -108,8 +122,11 @@ def setup_lines(design, spec: Spec) -> list[str]:
                      f"- Seed: {spec.seed}"]
     if spec.sweep_name:
         what = "variants" if spec.sweep_name == "variant" else f"`{spec.sweep_name}`"
-        settings = (f"{len(spec.points) // len(spec.fields)} settings, each in {len(spec.fields)} fields"
-                    if spec.fields else f"{len(spec.points)} settings")
+        distinct = len(dict.fromkeys(p.label.removesuffix(p.field).removesuffix(", ") for p in spec.points))
+        settings = (f"{distinct} settings, each in {len(spec.fields)} fields"
+                    if spec.fields and distinct * len(spec.fields) == len(spec.points) else
+                    f"{distinct} settings in {len(spec.fields)} fields ({len(spec.points)} in all)" if spec.fields else
+                    f"{len(spec.points)} settings")
         lines.append(f"- Sweep: {what} over {settings}"
                      + (f" (series: `{spec.series_name}`)" if spec.series_name else "")
                      + "; every setting plays the same deal ids")
@@ -190,6 +207,6 @@ def csv_text(design, spec: Spec, rows: list) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(columns)
     for p, r in zip(spec.points, rows):
-        cells = {"setting": p.label or "all", **r.csv_cells()}
+        cells = {"setting": p.label or "all", **design.point_cells(p), **r.csv_cells()}
         writer.writerow([csv_value(cells.get(c, float("nan"))) for c in columns])
     return buf.getvalue()

@@ -19,7 +19,8 @@ from idiotsim.experiments.deal_play import DealStatistics, GameLengths, length_d
 from idiotsim.experiments.spec import Point, Spec, value_text
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
-                                       length_text, place_scale_words, short_label, stall_text)
+                                       length_text, place_scale_words, sentence_of, short_label, stall_text)
+from idiotsim.experiments.text import effects_text
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, format_p, mean_interval, welch_difference
 
 
@@ -179,6 +180,26 @@ class SeatsDesign(DealDesign):
         return (f"{s}; seat 0 wins {format_percent(seat0.mean)} of games (95% CI {format_percent(seat0.lo)} to "
                 f"{format_percent(seat0.hi)}) against a fair share of {format_percent(1 / n)}, {who}.")
 
+    def plain_sentence(self, spec: Spec, rows: list[SeatsRow]) -> str:
+        """The first sentence: what sitting first rather than last does to the same cards, setting by setting
+        (the first series only, named, where the sweep has series)."""
+        picked = [i for i, p in enumerate(spec.points) if p.series == spec.points[0].series]
+        effects = [(_setting_words(spec, spec.points[i]) if len(rows) > 1 else "", rows[i].place_diff) for i in picked]
+        where = f" (with {spec.points[0].series})" if spec.series_name else ""
+        first = f"sitting first rather than last {effects_text(effects)}{where}"
+        if spec.sweep_name != "variant":
+            return sentence_of("", first)
+        changed = [(p, r.length_vs_first) for p, r in zip(spec.points[1:], rows[1:])
+                   if r.length_vs_first is not None and r.length_vs_first.significant()]
+        length = f"Games last {rows[0].length.mean:.0f} actions at {spec.points[0].label}"
+        if changed:
+            longest, shortest = max(changed, key=lambda c: c[1].mean), min(changed, key=lambda c: c[1].mean)
+            if longest[1].mean > 0:
+                length += f"; {longest[0].label} makes them longest ({longest[1].mean:+.0f})"
+            if shortest[1].mean < 0:
+                length += f"; {shortest[0].label} shortest ({shortest[1].mean:+.0f})"
+        return sentence_of("", f"{length}; {first}")
+
     def sweep_headline(self, spec: Spec, rows: list[SeatsRow]) -> str:
         points, m = spec.points, len(rows)
         d = max(digits_for(r.place_diff.half) for r in rows)
@@ -308,3 +329,10 @@ def _length_table(spec: Spec, rows: list[SeatsRow]) -> list[str]:
         cells.append(stall_text(r.stall))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _setting_words(spec: Spec, point: Point) -> str:
+    """A setting as a plain sentence names it: `players=3` as `3 players`, a series' point by its sweep value."""
+    if spec.series_name:
+        return short_label(f"{spec.sweep_name}={value_text(point.x)}")
+    return point.label

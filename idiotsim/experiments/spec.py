@@ -15,10 +15,11 @@ from idiotsim.game.rules import FIELD_NAMES, Rules, coerce_field, read_toml
 
 DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement", "chart")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
-PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields")
+PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
+                 "advice", "advice_against")
 DESIGN_FIELDS = {
     "paired": PAIRED_FIELDS,
-    "strong": PAIRED_FIELDS + ("beginner",),
+    "strong": PAIRED_FIELDS + ("beginner", "reference"),
     "seats": ("strategy", "sweep"),
     "tournament": ("strategies",),
     "disagreement": ("strategy", "judge"),
@@ -34,9 +35,10 @@ REQUIRED = {
 }
 SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
 SERIES_FIELDS = ("knob", "rule", "values")
-VARIANT_FIELDS = {"paired": ("label", "rules", "knobs", "opponents"), "strong": ("label", "rules", "knobs", "opponents"),
-                  "seats": ("label", "rules", "strategy")}
-FIELD_FIELDS = ("label", "opponents", "games")  # one [[fields]] table
+DEAL_VARIANT_FIELDS = ("label", "rules", "knobs", "opponents", "treatment", "control", "games", "fields", "level")
+LEVELS = ("beginner", "fast", "strong", "search")  # a strong setting's level of play (the tips table's columns)
+VARIANT_FIELDS = {"paired": DEAL_VARIANT_FIELDS, "strong": DEAL_VARIANT_FIELDS, "seats": ("label", "rules", "strategy")}
+FIELD_FIELDS = ("label", "opponents", "games", "share")  # one [[fields]] table
 BEGINNER_FIELDS = ("treatment", "control", "opponents", "label", "report")
 PLAYERS_MARK = "{players}"  # in a paired strategy spec: the point's player count (learned-fast-{players}p)
 STREAMS = ("shared", "independent")
@@ -59,6 +61,9 @@ class Point:
     beginner_treatment: str = ""  # strong: the beginner contrast played on the same deals
     beginner_control: str = ""
     beginner_opponents: tuple = ()
+    reference: str = ""  # strong: the reference arm (`basic`) in the focal seat among the strong arms' opponents
+    only_fields: tuple = ()  # a variant played in these [[fields]] only (); () every field
+    level: str = ""  # strong: the level of play its strong arms stand for (LEVELS; "strong" unless a variant says)
 
     @property
     def players(self) -> int:
@@ -86,11 +91,12 @@ class Point:
         return replace(self, treatment=at(self.treatment), control=at(self.control), strategy=at(self.strategy),
                        opponents=tuple(map(at, self.opponents)), beginner_treatment=at(self.beginner_treatment),
                        beginner_control=at(self.beginner_control),
-                       beginner_opponents=tuple(map(at, self.beginner_opponents)))
+                       beginner_opponents=tuple(map(at, self.beginner_opponents)), reference=at(self.reference))
 
     def strategy_specs(self) -> tuple:
         return tuple(s for s in (self.treatment, self.control, self.strategy, *self.opponents,
-                                 self.beginner_treatment, self.beginner_control, *self.beginner_opponents) if s)
+                                 self.beginner_treatment, self.beginner_control, *self.beginner_opponents,
+                                 self.reference) if s)
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,9 @@ class Spec:
     check_games: int = 0  # the reduced size CI checks (against reports/check/NAME.*); 0: checked at full size
     fields: tuple = ()  # the labels of the [[fields]] (each point is played in every field)
     beginner: Beginner | None = None  # strong
+    reference: str = ""  # strong: the reference arm's spec ("" for none)
+    advice: str = ""  # paired, strong: the treatment as advice, for the report's first sentence
+    advice_against: str = ""  # ... and the control as advice
     sweep_name: str = ""  # what the sweep varies ("players", "burn_min", "variant")
     series_name: str = ""
     points: tuple = ()
@@ -216,10 +225,14 @@ def _fmt_knob(value) -> str:
 
 
 def with_knobs(spec: str, knobs: dict) -> str:
-    """The spec with knobs set (replacing a value given in it), e.g. heuristic:burn_min=4."""
+    """The spec with knobs set (replacing a value given in it), e.g. heuristic:burn_min=4; its constraints
+    (``+up=10``, idiotsim.strategies.constraints) stay at its end."""
+    from idiotsim.strategies.constraints import split_constraints
+    spec, constraints = split_constraints(spec)
     head, items = _split_spec(spec)
     items = [(k, v) for k, v in items if k not in knobs] + [(k, _fmt_knob(v)) for k, v in knobs.items()]
-    return head + (":" + ",".join(f"{k}={v}" for k, v in items) if items else "")
+    return head + (":" + ",".join(f"{k}={v}" for k, v in items) if items else "") + (
+        "+" + constraints if constraints else "")
 
 
 def row_ranks(row: str) -> tuple:
@@ -345,13 +358,17 @@ def load_spec(path) -> Spec:
         t_label = _require_type(path, "treatment_label", data.get("treatment_label", treatment), str, "a string")
         c_label = _require_type(path, "control_label", data.get("control_label", control), str, "a string")
         common.update(treatment=treatment, control=control, opponents=opponents, streams=streams,
-                      treatment_label=t_label, control_label=c_label)
+                      treatment_label=t_label, control_label=c_label,
+                      advice=_require_type(path, "advice", data.get("advice", ""), str, "a string"),
+                      advice_against=_require_type(path, "advice_against", data.get("advice_against", ""), str,
+                                                   "a string"))
         base = Point("", "", "", base_rules, treatment=treatment, control=control, opponents=opponents)
         if design == "strong":
             beginner = _beginner(path, data["beginner"], players)
-            common.update(beginner=beginner)
+            reference = _check_strategy(path, "reference", data["reference"], players) if "reference" in data else ""
+            common.update(beginner=beginner, reference=reference)
             base = replace(base, beginner_treatment=beginner.treatment, beginner_control=beginner.control,
-                           beginner_opponents=beginner.opponents)
+                           beginner_opponents=beginner.opponents, reference=reference)
     else:
         strategy = _check_strategy(path, "strategy", data["strategy"])
         common.update(strategy=strategy)
@@ -366,10 +383,22 @@ def load_spec(path) -> Spec:
         fields = _fields(path, data["fields"], players)
         if sweep_name == "variant" and any(p.opponents != base.opponents for p in points):
             raise _err(path, "fields", "each field gives the opponents: no sweep.variants opponents with [[fields]]")
+        labels = [label for label, _, _, _ in fields]
+        for i, p in enumerate(points):
+            unknown = [f for f in p.only_fields if f not in labels]
+            if unknown:
+                raise _err(path, f"sweep.variants[{i}].fields", f"no [[fields]] is labelled {unknown[0]!r}; the "
+                           f"fields: {', '.join(labels)}")
         points = [replace(p, label=f"{p.label}, {label}" if p.label else label, x=p.x if sweep_name else label,
-                          series=label if sweep_name else "", opponents=opponents, games=field_games, field=label)
-                  for label, opponents, field_games in fields for p in points]
-        common.update(fields=tuple(label for label, _, _ in fields))
+                          series=label if sweep_name else "", opponents=opponents,
+                          games=_field_games(p.games, games, field_games, share), field=label)
+                  for label, opponents, field_games, share in fields for p in points
+                  if not p.only_fields or label in p.only_fields]
+        common.update(fields=tuple(labels))
+    elif any(p.only_fields for p in points):
+        raise _err(path, "sweep.variants", "a variant's fields name [[fields]]: the spec has none")
+    if design == "strong":
+        points = [p if p.level else replace(p, level="strong") for p in points]
     points = [_concrete_point(path, p, "sweep" if "sweep" in data else "opponents") for p in points]
     return Spec(**common, sweep_name=sweep_name, series_name=series_name, points=tuple(points))
 
@@ -387,8 +416,17 @@ def _concrete_point(path, p: Point, fieldname: str) -> Point:
     return p
 
 
+def _field_games(own: int, spec_games: int, field_games: int, share: float) -> int:
+    """A setting's games in a field: the field's `games` (else the spec's), at most the setting's `own` (a
+    variant's `games`; 0: none), times the field's `share`."""
+    games = field_games or spec_games
+    if own:
+        games = min(games, own) if field_games else own
+    return max(1, round(games * share))
+
+
 def _fields(path, raw, players: int) -> list[tuple]:
-    """(label, opponents, games) of each [[fields]] table (games 0: the spec's)."""
+    """(label, opponents, games, share) of each [[fields]] table (games 0: no cap; share 1: all)."""
     if not isinstance(raw, list) or not raw or not all(isinstance(f, dict) for f in raw):
         raise _err(path, "fields", "must be a non-empty array of tables ([[fields]])")
     fields, labels = [], set()
@@ -404,7 +442,10 @@ def _fields(path, raw, players: int) -> list[tuple]:
         labels.add(label)
         opponents = _check_spec_list(path, f"{where}.opponents", table["opponents"], players)
         games = _check_games(path, f"{where}.games", table["games"]) if "games" in table else 0
-        fields.append((label, opponents, games))
+        share = table.get("share", 1.0)
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+            raise _err(path, f"{where}.share", f"must be a number in (0, 1], got {share!r}")
+        fields.append((label, opponents, games, float(share)))
     return fields
 
 
@@ -580,6 +621,20 @@ def _variant_points(path, design: str, variants, base: Point, rule_values: dict)
             players = base.players
         rules = _make_rules(path, f"{where}.rules", {**rule_values, **values, "players": players})
         p = replace(base, label=label, x=label, series="", rules=rules)
+        for arm in ("treatment", "control"):
+            if arm in v:
+                p = replace(p, **{arm: _check_strategy(path, f"{where}.{arm}", v[arm], players)})
+        if "games" in v:
+            p = replace(p, games=_check_games(path, f"{where}.games", v["games"]))
+        if "level" in v:
+            if v["level"] not in LEVELS:
+                raise _err(path, f"{where}.level", f"must be one of {', '.join(LEVELS)}, got {v['level']!r}")
+            p = replace(p, level=v["level"])
+        if "fields" in v:
+            only = v["fields"]
+            if not isinstance(only, list) or not only or not all(isinstance(f, str) for f in only):
+                raise _err(path, f"{where}.fields", f"must be a non-empty list of [[fields]] labels, got {only!r}")
+            p = replace(p, only_fields=tuple(only))
         if "knobs" in v:
             knobs = v["knobs"]
             if not isinstance(knobs, dict):

@@ -13,14 +13,19 @@ opponents. Per deal (the cluster, its n seats and 4 arms):
 - the difference of the two effects G_d = D_d - B_d, where the strong-play answer
   differs from the beginner's (an interaction), with a t interval over deals: the
   two effects share the deals, so their common deal-to-deal noise cancels in G_d;
-- the strong player's strength S_d = mean_s place(C) - place(BC), printed where the
-  field's opponents are the beginner's (the same table but for the focal player).
+- the strong control's strength S_d = mean_s place(C) - place(R) against a reference
+  arm R (the spec's `reference`, `basic`: R in the focal seat among the strong arms'
+  opponents, the same deal and draws), and the treatment's, T - R; without a reference,
+  S_d = C - BC where the field's opponents are the beginner's.
 
-Every difference the report prints (both effects' mean place and win rate, G and S
-at every setting) is one Holm family.
+Every difference the report prints (both effects' mean place and win rate, G and the
+strengths at every setting) is one Holm family. The report's first sentence is a plain
+one (`plain_sentence`): the first setting's strong effect beside its beginner effect, and
+a warning when a control plays worse than the reference.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -28,24 +33,33 @@ import numpy as np
 from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.paired_design import INDEPENDENT_OFFSET, PairedDesign, PairedRow, PairedStatistics, analyse_paired
 from idiotsim.experiments.spec import PLAYERS_MARK, Point, Spec
-from idiotsim.experiments.text import (ci_text, digits_for, format_interval, format_number, format_points_interval,
-                                       game_text, interval_cells, length_pair_text, opponents_text, short_label,
-                                       stall_pair_text)
+from idiotsim.experiments.text import (PLACES, about, capitalised, ci_text, digits_for, effects_text,
+                                       format_interval, format_number, format_points_interval, game_text,
+                                       interval_cells, lead_words, length_pair_text, opponents_text, sentence_of,
+                                       short_label, stall_pair_text, subject_words, verb_of)
 from idiotsim.analysis.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 ARMS = 4  # strong treatment, strong control, beginner treatment, beginner control
 T, C, BT, BC = range(ARMS)
+R = ARMS  # the reference arm, the fifth, where the spec gives one
+
+
+def arms_of(point: Point) -> int:
+    """The arms a point plays: T, C, BT, BC, and R where it has a reference."""
+    return ARMS + (1 if point.reference else 0)
 
 
 class StrongStatistics(PairedStatistics):
     """The strong arms' sums (as a paired point's: the sequential stopping rule looks at them), the
     beginner arms' sums, and per deal the difference of the two effects and the control arms' difference."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, reference: bool = False):
         super().__init__(n)
+        self.reference = reference
         self.beginner = PairedStatistics(n)
         self.gap = Moments()  # per deal: sum over focal seats of (T - C) - (BT - BC)
-        self.strength = Moments()  # per deal: sum over focal seats of C - BC
+        self.strength = Moments()  # per deal: sum over focal seats of C - R (with a reference), else C - BC
+        self.treatment_strength = Moments()  # per deal: sum over focal seats of T - R (with a reference)
 
     def add_arms(self, places: np.ndarray, actions: np.ndarray, stalled: np.ndarray) -> None:
         """places (deals, n, ARMS): the focal player's place; actions, stalled (deals, n, ARMS)."""
@@ -55,7 +69,10 @@ class StrongStatistics(PairedStatistics):
                           *(stalled[:, :, a] for a in (BT, BC)))
         p = places.astype(np.int64)
         self.gap.add(((p[:, :, T] - p[:, :, C]) - (p[:, :, BT] - p[:, :, BC])).sum(axis=1))
-        self.strength.add((p[:, :, C] - p[:, :, BC]).sum(axis=1))
+        base = p[:, :, R] if self.reference else p[:, :, BC]
+        self.strength.add((p[:, :, C] - base).sum(axis=1))
+        if self.reference:
+            self.treatment_strength.add((p[:, :, T] - base).sum(axis=1))
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,9 @@ class StrongRow:
     strong: PairedRow
     beginner: PairedRow
     gap: Interval  # strong effect minus beginner effect, mean place
-    strength: Interval | None  # strong control minus beginner control (None: the opponents differ)
+    strength: Interval | None  # strong control minus the reference (or the beginner control; None: not measured)
+    treatment_strength: Interval | None = None  # strong treatment minus the reference (None: no reference)
+    reference_games: int = 0  # games of the reference arm (0: none)
 
     @property
     def place_diff(self) -> Interval:
@@ -84,7 +103,7 @@ class StrongRow:
 
     @property
     def games(self) -> int:
-        return self.strong.games + self.beginner.games
+        return self.strong.games + self.beginner.games + self.reference_games
 
     @property
     def variance_reduction(self) -> float:
@@ -93,6 +112,7 @@ class StrongRow:
     def csv_cells(self) -> dict:
         s, b = self.strong, self.beginner
         strength = self.strength or Interval(float("nan"))
+        t_strength = self.treatment_strength or Interval(float("nan"))
         return {"deals": self.deals, "games": self.games, "t_place": s.treatment_place, "c_place": s.control_place,
                 **interval_cells("diff", s.place_diff, half=True), "diff_p_holm": s.place_diff.p_holm,
                 **interval_cells("win", s.win_diff), "win_p_holm": s.win_diff.p_holm,
@@ -101,18 +121,20 @@ class StrongRow:
                 **interval_cells("b_win", b.win_diff), "b_win_p_holm": b.win_diff.p_holm,
                 **interval_cells("gap", self.gap, half=True), "gap_p_holm": self.gap.p_holm,
                 **interval_cells("strength", strength), "strength_p_holm": strength.p_holm,
+                **interval_cells("t_strength", t_strength), "t_strength_p_holm": t_strength.p_holm,
                 "variance_reduction": s.variance_reduction, "t_stall": s.treatment_stall.mean,
                 "c_stall": s.control_stall.mean}
 
 
 class StrongDesign(PairedDesign):
     name = "strong"
-    csv_columns = ("setting", "field", "deals", "games", "t_place", "c_place", "diff", "diff_lo", "diff_hi",
-                   "diff_half", "diff_p", "diff_p_holm", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm",
+    csv_columns = ("setting", "level", "players", "field", "deals", "games", "t_place", "c_place", "diff", "diff_lo",
+                   "diff_hi", "diff_half", "diff_p", "diff_p_holm", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm",
                    "bt_place", "bc_place", "b_diff", "b_lo", "b_hi", "b_half", "b_p", "b_p_holm", "b_win_diff",
                    "b_win_lo", "b_win_hi", "b_win_p", "b_win_p_holm", "gap_diff", "gap_lo", "gap_hi", "gap_half",
                    "gap_p", "gap_p_holm", "strength_diff", "strength_lo", "strength_hi", "strength_p",
-                   "strength_p_holm", "variance_reduction", "t_stall", "c_stall")
+                   "strength_p_holm", "t_strength_diff", "t_strength_lo", "t_strength_hi", "t_strength_p",
+                   "t_strength_p_holm", "variance_reduction", "t_stall", "c_stall")
     effect_words = ("Differences are treatment minus control; strong minus beginner is the strong effect minus the "
                     "beginner effect on the same deals")
     plot_panels = (("place_diff", 1, "strong play: mean place, T minus C", True),
@@ -121,8 +143,12 @@ class StrongDesign(PairedDesign):
 
     # ---- play ----------------------------------------------------------------------
 
+    def point_cells(self, point: Point) -> dict:
+        """The level of play, the table size and the field of a setting (the index's tips tables read them)."""
+        return {"level": point.level, "players": point.players, "field": point.field}
+
     def games_per_deal(self, point: Point) -> int:
-        return ARMS * point.players
+        return arms_of(point) * point.players
 
     def _others(self, point: Point) -> list:
         return list(dict.fromkeys(point.opponents + point.beginner_opponents))
@@ -131,43 +157,46 @@ class StrongDesign(PairedDesign):
         specs = [point.treatment, point.control, point.beginner_treatment, point.beginner_control]
         labels = [f"treatment {point.treatment}", f"control {point.control}",
                   f"beginner treatment {point.beginner_treatment}", f"beginner control {point.beginner_control}"]
+        if point.reference:
+            specs.append(point.reference)
+            labels.append(f"reference {point.reference}")
         others = self._others(point)
         return specs + others, labels + others
 
     def seating(self, point: Point) -> np.ndarray:
         """seating[focal seat, arm, seat]: the strategy index in each seat."""
-        n = point.players
-        index = {o: ARMS + i for i, o in enumerate(self._others(point))}
-        seating = np.zeros((n, ARMS, n), dtype=np.int8)
+        n, arms = point.players, arms_of(point)
+        index = {o: arms + i for i, o in enumerate(self._others(point))}
+        seating = np.zeros((n, arms, n), dtype=np.int8)
         for focal in range(n):
-            for arm in range(ARMS):
-                opponents = point.opponents if arm in (T, C) else point.beginner_opponents
+            for arm in range(arms):
+                opponents = point.opponents if arm in (T, C, R) else point.beginner_opponents
                 seating[focal, arm, focal] = arm
                 for j in range(n - 1):
                     seating[focal, arm, (focal + 1 + j) % n] = index[opponents[j % len(opponents)]]
         return seating
 
     def games(self, spec: Spec, point: Point, deals: np.ndarray) -> dict:
-        """Game index ((d - d0) * n + focal seat) * ARMS + arm; every arm deals from deal d with game id d n + s."""
-        n, m = point.players, len(deals)
-        deal_ids = np.repeat(deals, ARMS * n)
-        focal = np.tile(np.repeat(np.arange(n), ARMS), m)
-        arm = np.tile(np.arange(ARMS), m * n)
+        """Game index ((d - d0) * n + focal seat) * arms + arm; every arm deals from deal d with game id d n + s."""
+        n, m, arms = point.players, len(deals), arms_of(point)
+        deal_ids = np.repeat(deals, arms * n)
+        focal = np.tile(np.repeat(np.arange(n), arms), m)
+        arm = np.tile(np.arange(arms), m * n)
         game_ids = deal_ids * n + focal
         if spec.streams == "independent":
             game_ids = game_ids + (arm % 2) * INDEPENDENT_OFFSET  # the control arms draw from their own streams
-        seating = np.tile(self.seating(point).reshape(ARMS * n, n), (m, 1))
+        seating = np.tile(self.seating(point).reshape(arms * n, n), (m, 1))
         return dict(game_ids=game_ids, deal_ids=deal_ids, seating=seating, decks=None)
 
     def new_statistics(self, spec: Spec, point: Point) -> StrongStatistics:
-        return StrongStatistics(point.players)
+        return StrongStatistics(point.players, bool(point.reference))
 
     def add(self, stats: StrongStatistics, outputs: dict, deals: int) -> None:
-        n = stats.n
+        n, arms = stats.n, ARMS + stats.reference
         focal = np.arange(n)
-        places = outputs["places"].reshape(deals, n, ARMS, n)[:, focal, :, focal].transpose(1, 0, 2)
-        stats.add_arms(places, outputs["actions"].reshape(deals, n, ARMS),
-                       outputs["stalled"].reshape(deals, n, ARMS))
+        places = outputs["places"].reshape(deals, n, arms, n)[:, focal, :, focal].transpose(1, 0, 2)
+        stats.add_arms(places, outputs["actions"].reshape(deals, n, arms),
+                       outputs["stalled"].reshape(deals, n, arms))
 
     # ---- analysis ------------------------------------------------------------------
 
@@ -175,30 +204,40 @@ class StrongDesign(PairedDesign):
         """One row per point; every printed difference of every point forms one Holm family."""
         spec = played.spec
         rows = [StrongRow(analyse_paired(st), analyse_paired(st.beginner), mean_interval(st.gap, st.n),
-                          mean_interval(st.strength, st.n) if _same_table(p) else None)
+                          mean_interval(st.strength, st.n) if p.reference or _same_table(p) else None,
+                          mean_interval(st.treatment_strength, st.n) if p.reference else None,
+                          st.treatment_game.n if p.reference else 0)
                 for p, st in zip(spec.points, played.stats)]
         family = ([r.strong.place_diff for r in rows] + [r.strong.win_diff for r in rows]
                   + [r.beginner.place_diff for r in rows] + [r.beginner.win_diff for r in rows]
-                  + [r.gap for r in rows] + [r.strength for r in rows])
+                  + [r.gap for r in rows] + [r.strength for r in rows] + [r.treatment_strength for r in rows])
         tested = iter(adjust_holm(family))
-        parts = [[next(tested) for _ in rows] for _ in range(6)]
-        return [StrongRow(replace(r.strong, place_diff=parts[0][i], win_diff=parts[1][i]),
-                          replace(r.beginner, place_diff=parts[2][i], win_diff=parts[3][i]), parts[4][i], parts[5][i])
+        parts = [[next(tested) for _ in rows] for _ in range(7)]
+        return [replace(r, strong=replace(r.strong, place_diff=parts[0][i], win_diff=parts[1][i]),
+                        beginner=replace(r.beginner, place_diff=parts[2][i], win_diff=parts[3][i]), gap=parts[4][i],
+                        strength=parts[5][i], treatment_strength=parts[6][i])
                 for i, r in enumerate(rows)]
 
     # ---- text ----------------------------------------------------------------------
 
+    def plain_sentence(self, spec: Spec, rows: list[StrongRow]) -> str:
+        """The report's first sentence (`plain_sentence`)."""
+        return plain_sentence(spec, rows)
+
     def sentence(self, spec: Spec, point: Point, row: StrongRow) -> str:
+        """The careful answer at one setting: both effects, their difference, the strong control's strength."""
         d = digits_for(max(row.place_diff.half, row.gap.half))
-        where = f"In {game_text(point)} with {opponents_text(point.opponents)}"
-        if spec.sweep_name not in ("players", ""):
-            where += f" ({short_label(setting_label(point))})"
         what = f"{spec.treatment_label[:1].lower() + spec.treatment_label[1:]} instead of {spec.control_label}"
-        strong = _effect_words(row.place_diff, d)
-        beginner = _effect_words(row.beginner_diff, d)
-        return (f"{where}, {what} {strong} the strong player's mean place: {ci_text(row.place_diff, d)}; "
-                f"{spec.beginner.label} on the same deals {beginner} it: {ci_text(row.beginner_diff, d)}; "
-                f"strong minus beginner: {ci_text(row.gap, d)}, {gap_verdict(row)}.")
+        where = f"{game_text(point)}, {opponents_text(point.opponents)}"
+        if spec.sweep_name not in ("players", ""):
+            where = f"{short_label(setting_label(point))}: {where}"
+        text = (f"{capitalised(where)}: {what} at strong play {ci_text(row.place_diff, d)}; among beginners on the "
+                f"same deals {ci_text(row.beginner_diff, d)}; strong minus beginner {ci_text(row.gap, d)}, "
+                f"{gap_verdict(row)}")
+        if point.reference and row.strength is not None:
+            text += (f"; the strong control against `{point.reference}` in its seat "
+                     f"{ci_text(row.strength, digits_for(row.strength.half))}")
+        return text + "."
 
     def sweep_headline(self, spec: Spec, rows: list[StrongRow]) -> str:
         """Per setting: the strong effect against the beginner effect, and how they differ where they do."""
@@ -211,10 +250,9 @@ class StrongDesign(PairedDesign):
                 text += f", {_gap_word(r)}"
             by_field.setdefault(p.field, []).append(f"{setting} {text}".strip())
         parts = [(f"{field}: " if field else "") + ", ".join(items) for field, items in by_field.items()]
-        return (f"{spec.treatment_label} instead of {spec.control_label}, mean place at strong play against the "
-                f"basic-level contrast on the same deals (* = significant; a verdict where the strong-play answer "
-                f"differs significantly; Holm-adjusted over the report's {_tests(rows)} tests): " + "; ".join(parts)
-                + ".")
+        return (f"{spec.treatment_label} instead of {spec.control_label}, mean place at strong play against "
+                f"the effect among beginners on the same deals (* = significant, Holm-adjusted over {_tests(rows)} tests): "
+                + "; ".join(parts) + ".")
 
     def main_figures(self, spec: Spec, rows: list[StrongRow]) -> CellTable:
         """Per setting: both effects and their difference, for the terminal (NAME.md has them all)."""
@@ -229,57 +267,86 @@ class StrongDesign(PairedDesign):
                          optional=(1,))
 
     def size_notes(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
-        """The precision of strong minus beginner, and the strong player's strength where it is measured."""
+        """The precision of strong minus beginner, and the strong arms' strength where it is measured."""
         halves = [r.gap.half for r in rows]
         differ = [i for i, r in enumerate(rows) if r.gap.significant()]
         lines = [f"Strong minus beginner: the 95% CI half-width is {_span(halves)}; the strong-play answer differs "
                  f"significantly from the beginner's at {len(differ)} of {len(rows)} settings."]
-        measured = [(p, r.strength) for p, r in zip(spec.points, rows) if r.strength is not None]
-        if measured:
-            d = max(digits_for(x.half) for _, x in measured)
-            texts = list(dict.fromkeys(format_interval(x, d) for _, x in measured))
-            each = (texts[0] + (" at every setting (the same control arms)" if len(measured) > 1 else "")
-                    if len(texts) == 1 else
-                    ", ".join(f"{short_label(setting_label(p))} {format_interval(x, d)}" for p, x in measured))
-            lines.append("The strong player's strength here (its control arm's mean place minus the beginner "
-                         f"control's, same deals and opponents): {each}.")
+        measured = [(p, r) for p, r in zip(spec.points, rows) if r.strength is not None]
+        if not measured:
+            return lines
+        d = max(digits_for(r.strength.half) for _, r in measured)
+        if spec.reference:
+            each = "; ".join(f"{short_label(p.label or 'all')}: control {format_interval(r.strength, d)}, treatment "
+                             f"{format_interval(r.treatment_strength, d)}" for p, r in measured)
+            lines.append(f"The strong arms' strength (each arm's mean place minus `{spec.reference}`'s in the same "
+                         f"seat, same deals, opponents and draws; negative = stronger): {each}.")
+            weak = [(p, r) for p, r in measured if r.strength.significant() and r.strength.mean > 0]
+            lines.append("The control is weaker than the reference at " + ", ".join(
+                short_label(p.label or "all") for p, _ in weak) + ": see the first sentence." if weak else
+                f"No control is significantly weaker than `{spec.reference}`.")
+            return lines
+        texts = list(dict.fromkeys(format_interval(r.strength, d) for _, r in measured))
+        each = (texts[0] + (" at every setting (the same control arms)" if len(measured) > 1 else "")
+                if len(texts) == 1 else
+                ", ".join(f"{short_label(setting_label(p))} {format_interval(r.strength, d)}" for p, r in measured))
+        lines.append("The strong player's strength here (its control arm's mean place minus the beginner "
+                     f"control's, same deals and opponents): {each}.")
         return lines
 
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
         b = spec.beginner
         who = [f"- Strong treatment: `{spec.treatment}` ({spec.treatment_label})",
                f"- Strong control: `{spec.control}` ({spec.control_label})"]
+        if spec.sweep_name == "variant" and any((p.treatment, p.control) != (spec.treatment, spec.control)
+                                                for p in spec.points):
+            who.append("- Levels (a setting's own treatment and control):")
+            for p in dict((setting_label(q), q) for q in spec.points).values():
+                who.append(f"  - {setting_label(p)}: `{p.treatment}` against `{p.control}`"
+                           + (f" ({p.games:,} games)" if p.games and not spec.fields else ""))
         if spec.fields:
             who.append("- Fields (the opponents of the strong arms; opponent j sits j seats left of the focal "
                        "player, cycling through the list):")
             for label in spec.fields:
-                p = next(p for p in spec.points if p.field == label)
-                size = f"{p.games:,} games a setting" if p.games else "the spec's size"
-                who.append(f"  - {label}: {', '.join(f'`{o}`' for o in p.opponents)} ({size})")
+                members = [p for p in spec.points if p.field == label]
+                sizes = sorted({p.games for p in members})
+                size = ("the spec's size" if sizes == [0] else
+                        f"{sizes[0]:,} games a setting" if len(sizes) == 1 else
+                        "; ".join(f"{short_label(setting_label(p))} {p.games or spec.games:,} games" for p in members))
+                who.append(f"  - {label}: {', '.join(f'`{o}`' for o in members[0].opponents)} ({size})")
         else:
             who.append(f"- Opponents: {', '.join(f'`{o}`' for o in spec.opponents)}")
         who += [f"- Beginner contrast ({b.label}): `{b.treatment}` against `{b.control}`, opponents "
                 f"{', '.join(f'`{o}`' for o in b.opponents)}"
                 + (f"; the basic-level report: [{b.report}]({b.report}.md)" if b.report else "")]
+        if spec.reference:
+            who.append(f"- Reference: `{spec.reference}` in the focal seat among the strong arms' opponents, on the "
+                       "same deals: each strong arm's strength is its mean place minus the reference's")
         if PLAYERS_MARK in spec.treatment + spec.control:
             who.append(f"- `{PLAYERS_MARK}` in a spec is the setting's player count")
-        design = ["", "Design: for each deal and each focal seat (every seat, so seat advantage cancels) four games are "
-                  "played on the same cards with the same game id (so the same random draws): the strong treatment "
-                  "and the strong control among the field's opponents, the beginner treatment and the beginner "
-                  "control among the beginner's opponents. The strong effect is the focal player's place with the "
-                  "strong treatment minus with the strong control, the beginner effect the same for the beginner "
-                  "arms (negative = the treatment finishes better). Strong minus beginner is the per-deal difference "
-                  "of the two effects, with a t interval over deals (a deal's seats and four arms form one cluster): "
-                  "where it excludes 0 the strong-play answer differs from the beginner's. Where the field's "
-                  "opponents are the beginner's, the strong player's strength is its control arm's place minus the "
-                  "beginner control's on the same deals."]
+        arms = "five" if spec.reference else "four"
+        design = ["", f"Design: for each deal and each focal seat (every seat, so seat advantage cancels) {arms} games "
+                  "are played on the same cards with the same game id (so the same random draws): the strong "
+                  "treatment and the strong control among the field's opponents, the beginner treatment and the "
+                  "beginner control among the beginner's opponents"
+                  + (", and the reference among the field's opponents" if spec.reference else "")
+                  + ". The strong effect is the focal player's place with the strong treatment minus with the strong "
+                  "control, the beginner effect the same for the beginner arms (negative = the treatment finishes "
+                  "better). Strong minus beginner is the per-deal difference of the two effects, with a t interval "
+                  "over deals (a deal's seats and arms form one cluster): where it excludes 0 the strong-play answer "
+                  "differs from the beginner's. "
+                  + ("Each strong arm's strength is its place minus the reference's on the same deals."
+                     if spec.reference else
+                     "Where the field's opponents are the beginner's, the strong player's strength is its control "
+                     "arm's place minus the beginner control's on the same deals.")]
         return who, design
 
     def table(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
         d = max(digits_for(max(r.place_diff.half, r.gap.half)) for r in rows)
+        versus = f"`{spec.reference}`" if spec.reference else "beginner C"
         lines = ["| setting | deals | strong T / C mean place | strong effect (95% CI) | Holm p | beginner effect "
                  "(95% CI) | Holm p | strong minus beginner (95% CI) | Holm p | strong win-rate effect, points "
-                 "(95% CI) | Holm p | strength: strong C minus beginner C (95% CI) | variance reduction |",
+                 f"(95% CI) | Holm p | strength: strong C minus {versus} (95% CI) | variance reduction |",
                  "|---" * 13 + "|"]
         for p, r in zip(spec.points, rows):
             s = r.strong
@@ -306,6 +373,59 @@ def setting_label(point: Point) -> str:
     return point.label.removesuffix(point.field).removesuffix(", ") if point.field else point.label
 
 
+def headline_points(spec: Spec) -> list[int]:
+    """The settings a strong report's first sentence speaks of: those of the first field (all without
+    fields) that ask the same contrast as the first setting (the same player at another table size); a
+    report whose settings are levels of play (another player) speaks of the first only."""
+    field = spec.points[0].field
+
+    def contrast(p: Point) -> tuple:
+        return (re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.treatment),
+                re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.control))
+    first = contrast(spec.points[0])
+    return [i for i, p in enumerate(spec.points) if p.field == field and contrast(p) == first]
+
+
+def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
+    """The first sentence a player reads: the advice the strong-play answer supports, the effect among
+    beginners and at strong play (e.g. "Put your 10s face-up: it gains about 0.13 places a game among
+    beginners and 0.09 at strong play."), and first of all whether a control plays worse than the reference."""
+    picked = headline_points(spec)
+    strong = [rows[i].place_diff for i in picked]
+    beginner = [rows[i].beginner_diff for i in picked]
+    decider = next((x for x in strong if x.significant()), next((x for x in beginner if x.significant()), strong[0]))
+    lead, it = lead_words(spec, decider)
+    subject = subject_words(spec, it, lead)
+    if len(picked) == 1:
+        b, s = beginner[0], strong[0]
+        if verb_of(b) and verb_of(b) == verb_of(s):
+            body = f"{subject} {verb_of(s)} about {about(b.mean)}{PLACES} among beginners and {about(s.mean)} at strong play"
+        elif not verb_of(b) and not verb_of(s):
+            body = f"{subject} makes no clear difference among beginners or at strong play"
+        else:
+            joint = " but " if verb_of(b) and verb_of(s) else " and "
+            unit = "" if verb_of(b) else PLACES  # the unit goes with the first amount
+            body = f"{subject} {effects_text([('', b)])} among beginners{joint}{effects_text([('', s)], unit)} at strong play"
+    else:
+        labels = [setting_label(spec.points[i]) for i in picked]
+        subject = subject if subject == "it" else subject[:1].lower() + subject[1:]
+        body = (f"at strong play, {subject} {effects_text(list(zip(labels, strong)))}; among beginners it "
+                f"{effects_text(list(zip(labels, beginner)))}")
+    sentence = sentence_of(lead, body)
+    weak = [(spec.points[i], r.strength) for i, r in enumerate(rows)
+            if spec.points[i].reference and r.strength is not None and r.strength.significant() and r.strength.mean > 0]
+    if weak:
+        worst = max(weak, key=lambda w: w[1].mean)
+        where = "" if len(rows) == 1 else f" at {_and_labels([short_label(p.label) for p, _ in weak])}"
+        sentence = (f"Careful: the control here plays worse than `{worst[0].reference}`{where}, by about "
+                    f"{about(worst[1].mean)}{PLACES}. " + sentence)
+    return sentence
+
+
+def _and_labels(labels: list) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
 def _span(values: list[float]) -> str:
     lo, hi = min(values), max(values)
     return format_number(hi, 4) if lo == hi else f"{format_number(lo, 4)} to {format_number(hi, 4)} across settings"
@@ -316,13 +436,8 @@ def _same_table(point: Point) -> bool:
 
 
 def _tests(rows: list[StrongRow]) -> int:
-    return 5 * len(rows) + sum(r.strength is not None for r in rows)
-
-
-def _effect_words(x: Interval, d: int) -> str:
-    if not x.significant():
-        return "makes no significant difference to"
-    return "lowers (improves)" if x.mean < 0 else "raises (worsens)"
+    return 5 * len(rows) + sum(r.strength is not None for r in rows) + sum(r.treatment_strength is not None
+                                                                          for r in rows)
 
 
 def _starred(x: Interval, d: int) -> str:

@@ -6,7 +6,7 @@ import re
 
 from idiotsim.experiments.spec import Point
 from idiotsim.game.rules import Rules
-from idiotsim.analysis.stats import decimals_for, p_clause
+from idiotsim.analysis.stats import Interval, decimals_for, p_clause
 
 
 def format_number(x: float, digits: int = 3, sign: bool = False) -> str:
@@ -144,3 +144,92 @@ def short_label(label: str) -> str:
 
 def capitalised(title: str) -> str:
     return title[:1].upper() + title[1:]
+
+
+# ---- plain sentences (a report's first line: what a player reads in five seconds) --------------------------------
+
+PLACES = " places a game"
+
+
+def about(x: float) -> str:
+    """|x| for a plain sentence: two decimals, more where two print as 0 (never "0.00")."""
+    decimals = 2
+    while round(abs(x), decimals) == 0 and decimals < 6:
+        decimals += 1
+    return f"{abs(x):.{decimals}f}"
+
+
+def verb_of(x: Interval) -> str:
+    """'gains', 'costs' (a settled sign: negative mean place is better) or '' (not settled)."""
+    if not x.significant():
+        return ""
+    return "gains" if x.mean < 0 else "costs"
+
+
+def _and(items: list) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _settings_words(labels: list, total: int) -> str:
+    """'2, 3 and 5 players', 'burn_min=1 and burn_min=4', '12 of 16 settings', 'all 16 settings'."""
+    if not labels or labels == [""]:
+        return ""
+    counts = [re.fullmatch(r"(\d+) players", short_label(label)) for label in labels]
+    if all(counts):
+        return _and([m.group(1) for m in counts]) + " players"
+    if len(labels) > 4:
+        return f"all {total} settings" if len(labels) == total else f"{len(labels)} of {total} settings"
+    return _and([short_label(label) for label in labels])
+
+
+def effects_text(effects: list, unit: str = PLACES) -> str:
+    """What a contrast does at each setting, grouped by its settled sign: `effects` is [(setting label,
+    Interval)] -> 'gains about 0.05 to 0.13 places a game at 2 to 5 players', 'gains about 0.006 and 0.004
+    places a game at 2 and 3 players, costs about 0.004 at 5 players and makes no clear difference at 4
+    players'. One setting without a label: 'gains about 0.13 places a game'."""
+    total = len(effects)
+    groups = []
+    for verb in ("gains", "costs", ""):
+        members = [(label, x) for label, x in effects if verb_of(x) == verb]
+        if not members:
+            continue
+        where = _settings_words([label for label, _ in members], total)
+        at = f" at {where}" if where else ""
+        if not verb:
+            groups.append(f"makes no clear difference{at}")
+            continue
+        values = [about(x.mean) for _, x in members]
+        if len(values) > 3:
+            low, high = min(members, key=lambda m: abs(m[1].mean)), max(members, key=lambda m: abs(m[1].mean))
+            amount = f"{about(low[1].mean)} to {about(high[1].mean)}"
+        else:
+            amount = _and(values)
+        groups.append(f"{verb} about {amount}{unit if not groups else ''}{at}")
+    return _and(groups)
+
+
+def lead_words(spec, decider: Interval) -> tuple[str, bool]:
+    """The plain sentence's lead, the advice its settled sign supports (the spec's `advice` for a treatment
+    that gains, `advice_against` for one that costs), and whether the sentence goes on about the treatment
+    as "it" (the advice is the treatment's). ("", False) without such advice."""
+    verb = verb_of(decider)
+    if verb == "gains" and spec.advice:
+        return spec.advice.strip().rstrip("."), True
+    if verb == "costs" and spec.advice_against:
+        return spec.advice_against.strip().rstrip("."), False
+    return "", False
+
+
+def subject_words(spec, it: bool, lead: str) -> str:
+    """The treatment as the plain sentence's subject: 'it' after its own advice, its label after the
+    control's advice, else 'Label instead of control label'."""
+    if it:
+        return "it"
+    label = spec.treatment_label[:1].lower() + spec.treatment_label[1:]
+    return label if lead else f"{capitalised(label)} instead of {spec.control_label}"
+
+
+def sentence_of(lead: str, body: str) -> str:
+    text = f"{lead}: {body}" if lead else body
+    return capitalised(text).rstrip(".") + "."

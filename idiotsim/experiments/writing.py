@@ -13,7 +13,7 @@ from idiotsim.experiments.disagreement import DisagreementDesign
 from idiotsim.experiments.index import index_markdown
 from idiotsim.experiments.leaderboard import LeaderboardDesign
 from idiotsim.experiments.paired_design import PairedDesign
-from idiotsim.experiments.report_markdown import ANSWER_MARK
+from idiotsim.experiments.report_markdown import ANSWER_MARK, plain_of
 from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.experiments.spec import Spec, load_spec, spec_paths
 from idiotsim.experiments.strong import StrongDesign
@@ -32,6 +32,7 @@ class Written:
     games: int
     summary: object = None  # a leaderboard's idiotsim.analysis.tournament_summary.Summary
     table: object = None  # the main figures of a deal design (idiotsim.experiments.design.CellTable)
+    plain: str = ""  # the report's plain first sentence
 
 
 def write_report(spec: Spec, out_dir=None, games: int | None = None, quick: bool = False,
@@ -60,7 +61,8 @@ def _write(spec: Spec, out: Path, games, quick, precision, executor, reduced: bo
     report = design.render(played, design.analyse(played), out)
     md = write_atomic(out / f"{spec.name}.md", report.markdown)
     csv = write_atomic(out / f"{spec.name}.csv", report.csv)
-    return Written(spec, report.answer, [md, csv, *report.files], report.games, report.summary, report.table)
+    return Written(spec, report.answer, [md, csv, *report.files], report.games, report.summary, report.table,
+                   report.plain)
 
 
 def _load_all(folder) -> list[Spec]:
@@ -81,6 +83,23 @@ def write_all(folder, out_dir=None, games=None, quick=False, precision=None, log
             log(w)
     out = Path(out_dir) if out_dir is not None else Path(folder)
     write_atomic(out / "README.md", index_markdown(written))
+    return written
+
+
+def write_reduced(specs: list[Spec], folder, log=None, executor: Executor | None = None) -> list[Written]:
+    """The reduced-size results (check/NAME.*, each spec's `check_games`) of `specs`, written as their full-size
+    run writes them, and the index README.md of `folder` rewritten from its committed reports: what a change that
+    alters how reports render commits without running them at full size (`idiotsim report --reduced`)."""
+    folder = Path(folder)
+    written = []
+    for spec in specs:
+        if not spec.check_games:
+            raise UserError(f"{spec.path} has no check_games: it is checked at its full size (regenerate it)")
+        w = write_check(spec, folder, executor)
+        written.append(w)
+        if log:
+            log(w)
+    write_atomic(folder / "README.md", index_markdown([committed_written(folder, s) for s in _load_all(folder)]))
     return written
 
 
@@ -122,15 +141,18 @@ def check_all(folder, log=None, executor: Executor | None = None) -> list[str]:
 
 
 def committed_written(folder: Path, spec: Spec) -> Written:
-    """A committed full-size report as the index sees it: the answer line of NAME.md, the games of NAME.csv."""
-    answer, games = "(the full-size report is missing)", 0
+    """A committed full-size report as the index sees it: the answer lines of NAME.md (the careful and the
+    plain one), the games of NAME.csv."""
+    answer, games, plain = "(the full-size report is missing)", 0, ""
     md, csv_path = folder / f"{spec.name}.md", folder / f"{spec.name}.csv"
     if md.is_file():
-        lines = [line for line in md.read_text().splitlines() if line.startswith(ANSWER_MARK)]
+        text = md.read_text()
+        lines = [line for line in text.splitlines() if line.startswith(ANSWER_MARK)]
         answer = lines[0][len(ANSWER_MARK):] if lines else answer
+        plain = plain_of(text)
     if csv_path.is_file():
         games = DESIGNS[spec.design].committed_games(spec, csv_path)
-    return Written(spec, answer, [md, csv_path], games)
+    return Written(spec, answer, [md, csv_path], games, plain=plain)
 
 
 def _outputs(folder: Path) -> set[str]:

@@ -12,11 +12,17 @@ project's reference engine through a ``Table``.
   share the better position (R19), so the sum may be positive: general sum.
 - Game length: at most rounds x (players + action_limit) decisions (the swaps, then R20's limit on
   plays and pickups), and rounds x cards chance nodes.
-- Information state and observation: the project's observation of the seat
-  (``idiotsim.game.observation``: everything public, never a hidden card) with its own hand, and at
-  the swap its own choice once made. It summarises what the seat may know at this point (the
-  search player decides from it too); it is not a transcript of the history, so both strings
-  are the same.
+- Observations (``IdiotObserver``) honour OpenSpiel's ``IIGObservationType``: the public part is the
+  project's observation of the seat (``idiotsim.game.observation``: everything public, never a hidden
+  card; at the swap, R6, no face-up row, since a player swaps knowing only its own six cards); the
+  private part of a seat is its face-up row at the swap, its hand and its swap once chosen;
+  ``private_info`` NONE, SINGLE_PLAYER or ALL_PLAYERS gives no seat's, the observing seat's or every
+  seat's private part.
+- Information state: what the seat knows now (the observation of SINGLE_PLAYER), as a compact key.
+  It is NOT perfect recall: it summarises the history (the pile, the burned cards, the cards known to
+  be in each hand) instead of transcribing it, as the search player sees the game, because Idiot's
+  histories are unbounded (R20 allows 10,000 actions a round) and a tensor must have one size. Two
+  histories that leave the seat the same knowledge share an information state (docs/interop.md).
 - ``resample_from_infostate`` deals the unseen cards with the project's determinizer
   (``idiotsim.interop.worlds``), so OpenSpiel's ISMCTS samples worlds as the search player does.
 """
@@ -87,7 +93,7 @@ class IdiotGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"the idiot observer takes no parameters, got {params}")
-        return IdiotObserver(readable=not (iig_obs_type and iig_obs_type.perfect_recall))
+        return IdiotObserver(self.rules.players, iig_obs_type)
 
 
 class IdiotState(pyspiel.State):
@@ -154,26 +160,96 @@ class IdiotState(pyspiel.State):
 
 
 class IdiotObserver:
-    """Observations and information states as tensors and strings: the information state's string
-    is compact (a search keys its nodes by it), the observation's in words; both hold the same.
-    The tensor is `Table.vector`: the observation, the hand, the own swap once chosen."""
+    """Observations of a seat as OpenSpiel asks for them (``pyspiel.IIGObservationType``).
 
-    def __init__(self, readable: bool):
-        self.readable = readable
-        self.tensor = np.zeros(VECTOR_SIZE, np.float32)
-        self.dict = {"observation": self.tensor[:ob.OBS_SIZE], "hand": self.tensor[ob.OBS_SIZE:-1],
-                     "swapped": self.tensor[-1:]}
+    The tensor's pieces, in order (``dict``, each a view of ``tensor``):
+
+    - ``observation`` (public_info): the project's observation of the seat, ``OBS_SIZE`` numbers; at the
+      swap (R6) it holds the face-up rows of the seats whose private part is included, and no other;
+    - ``faceup`` (without public_info, with a private part): the face-up row at the swap of each
+      included seat (13 each; zeros once the swap is over and the rows are public);
+    - ``hand``: the 13 rank counts of each included seat's hand;
+    - ``swapped``: each included seat's swap while the others still choose (1 + its action id, else 0).
+
+    The included seats are none (PrivateInfoType.NONE), the observing seat (SINGLE_PLAYER: the default
+    observation is `Table.vector`, 452 numbers) or every seat (ALL_PLAYERS). While the cards are dealt
+    and once the match is over every number is 0. The strings hold the same in words; the information
+    state's (``perfect_recall``, see the module) is a compact key of the default observation."""
+
+    def __init__(self, players: int, iig_obs_type=None):
+        kind = iig_obs_type if iig_obs_type is not None else pyspiel.IIGObservationType(perfect_recall=False)
+        self.n = players
+        self.public = bool(kind.public_info)
+        self.key = bool(kind.perfect_recall)
+        private = kind.private_info
+        self.all_seats = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self.own_seat = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        rows = players if self.all_seats else 1 if self.own_seat else 0
+        pieces = [("observation", (ob.OBS_SIZE,))] if self.public else []
+        if rows and not self.public:
+            pieces.append(("faceup", (rows, NUM_RANKS)))
+        if rows:
+            pieces += [("hand", (rows, NUM_RANKS)), ("swapped", (rows,))]
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict, offset = {}, 0
+        for name, shape in pieces:
+            count = int(np.prod(shape))
+            self.dict[name] = self.tensor[offset: offset + count].reshape(shape)
+            offset += count
+        if self.own_seat and self.public:  # the default observation: the shapes of `Table.vector`
+            self.dict["hand"] = self.dict["hand"].reshape(NUM_RANKS)
+            self.dict["swapped"] = self.dict["swapped"].reshape(1)
+
+    def seats(self, player: int) -> list:
+        """The seats whose private part the observation of `player` includes."""
+        return list(range(self.n)) if self.all_seats else [player] if self.own_seat else []
 
     def set_from(self, state, player):
-        self.tensor[:] = state.table.vector(player)
+        self.tensor[:] = 0
+        table = state.table
+        if table.round is None:
+            return
+        seats = self.seats(player)
+        if self.public:
+            self.dict["observation"][:] = public_observation(table, player, seats)
+        elif seats and table.phase == SWAPPING:
+            self.dict["faceup"].reshape(len(seats), NUM_RANKS)[:] = [faceup_row(table, s) for s in seats]
+        if seats:
+            self.dict["hand"].reshape(len(seats), NUM_RANKS)[:] = [table.hand(s) for s in seats]
+            self.dict["swapped"].reshape(len(seats))[:] = [swap_number(table, s) for s in seats]
 
     def string_from(self, state, player):
         table = state.table
         if table.phase == DEALING:
-            return f"round {table.round_no} dealing; totals {table.totals}"
+            return f"round {table.round_no} dealing; totals {[int(t) for t in table.totals]}"
         if table.phase == OVER:
-            return f"over; places {table.places()}"
-        return info_text(table, player) if self.readable else info_key(table, player)
+            return f"over; places {[int(p) for p in table.places()]}"
+        if self.key and self.public and self.own_seat:
+            return info_key(table, player)
+        return info_text(table, player, self.public, self.seats(player))
+
+
+def faceup_row(table: Table, seat: int) -> np.ndarray:
+    """`seat`'s face-up row as its own observation shows it (at the swap, private: R6)."""
+    return table.observation(seat)[ob.FACEUP + seat * NUM_RANKS: ob.FACEUP + (seat + 1) * NUM_RANKS]
+
+
+def swap_number(table: Table, seat: int) -> int:
+    """1 + the action id of `seat`'s swap while the others still choose theirs, else 0 (`Table.vector`)."""
+    swap = table.own_swap(seat)
+    return 0 if swap is None else 1 + act.to_action(ob.SWAP, swap)
+
+
+def public_observation(table: Table, player: int, seats) -> np.ndarray:
+    """`player`'s observation with, at the swap, the face-up rows of exactly `seats` (R6: each row is its
+    seat's private knowledge until the swaps are made)."""
+    obs = table.observation(player).copy()
+    if table.phase == SWAPPING:
+        obs[ob.FACEUP: ob.FACEUP + table.n * NUM_RANKS] = 0
+        for s in seats:
+            obs[ob.FACEUP + s * NUM_RANKS: ob.FACEUP + (s + 1) * NUM_RANKS] = faceup_row(table, s)
+    return obs
 
 
 def info_key(table: Table, seat: int) -> str:
@@ -189,28 +265,35 @@ def _ranks(rank_counts) -> str:
     return " ".join(RANK_NAMES[r] for r in range(NUM_RANKS) for _ in range(int(rank_counts[r]))) or "-"
 
 
-def info_text(table: Table, seat: int) -> str:
-    """What `seat` knows now, in words: the observation's facts and its own hand."""
-    obs, hand = table.observation(seat), table.hand(seat)
+def info_text(table: Table, seat: int, public: bool = True, seats=None) -> str:
+    """What `seat` knows now, in words (plain numbers): the public facts of its observation (`public`), then
+    the private part of each of `seats` (default: its own), as `IdiotObserver` holds them."""
+    seats = [seat] if seats is None else list(seats)
+    obs = [int(x) for x in public_observation(table, seat, seats)]
     n = table.n
-    decision = ("swap", "turn", "blind")[int(obs[ob.DECISION])]
-    lines = [f"seat {seat} {decision} round {obs[ob.ROUND]} actions {obs[ob.ACTIONS]} starter {obs[ob.STARTER]} "
-             f"must {obs[ob.MUST_PLAY]} scores {list(obs[ob.SCORE: ob.SCORE + n])}"]
-    if table.phase == SWAPPING:
-        lines.append(f"face-up {_ranks(obs[ob.FACEUP + seat * NUM_RANKS:])} hand {_ranks(hand)}")
-        if table.own_swap(seat) is not None:
-            lines.append(act.action_text(act.to_action(ob.SWAP, table.own_swap(seat))))
-        return " | ".join(lines)
-    top = int(obs[ob.PILE_TOP])
-    lines.append(f"pile {obs[ob.PILE_SIZE]} top {RANK_NAMES[top] if top >= 0 else '-'}x{obs[ob.PILE_RUN]}: "
-                 f"{_ranks(obs[ob.PILE_COUNTS:])} burned {_ranks(obs[ob.BURNED:])} talon {obs[ob.TALON_SIZE]}")
-    for s in range(n):
-        row = s * NUM_RANKS
-        blind = "".join(str(int(b)) for b in obs[ob.BLIND_PRESENT + 3 * s: ob.BLIND_PRESENT + 3 * s + 3])
-        lines.append(f"seat {s}: place {obs[ob.PLACE + s]} hand {obs[ob.HAND_SIZE + s]} known "
-                     f"{_ranks(obs[ob.KNOWN + row:])} face-up {_ranks(obs[ob.FACEUP + row:])} blind {blind}")
-    lines.append(f"own hand {_ranks(hand)}")
-    return " | ".join(lines)
+    parts = []
+    if public:
+        decision = ("swap", "turn", "blind")[obs[ob.DECISION]]
+        parts.append(f"seat {seat} {decision} round {obs[ob.ROUND]} actions {obs[ob.ACTIONS]} starter "
+                     f"{obs[ob.STARTER]} must {obs[ob.MUST_PLAY]} scores {obs[ob.SCORE: ob.SCORE + n]}")
+        if table.phase != SWAPPING:
+            top = obs[ob.PILE_TOP]
+            parts.append(f"pile {obs[ob.PILE_SIZE]} top {RANK_NAMES[top] if top >= 0 else '-'}x{obs[ob.PILE_RUN]}: "
+                         f"{_ranks(obs[ob.PILE_COUNTS:])} burned {_ranks(obs[ob.BURNED:])} talon {obs[ob.TALON_SIZE]}")
+            for s in range(n):
+                row = s * NUM_RANKS
+                blind = "".join(str(b) for b in obs[ob.BLIND_PRESENT + 3 * s: ob.BLIND_PRESENT + 3 * s + 3])
+                parts.append(f"seat {s}: place {obs[ob.PLACE + s]} hand {obs[ob.HAND_SIZE + s]} known "
+                             f"{_ranks(obs[ob.KNOWN + row:])} face-up {_ranks(obs[ob.FACEUP + row:])} blind {blind}")
+    for s in seats:
+        own = "own" if s == seat and len(seats) == 1 else f"seat {s}"
+        if table.phase == SWAPPING:
+            parts.append(f"{own} face-up {_ranks(faceup_row(table, s))} hand {_ranks(table.hand(s))}")
+            if table.own_swap(s) is not None:
+                parts.append(f"{own} " + act.action_text(act.to_action(ob.SWAP, table.own_swap(s))))
+        else:
+            parts.append(f"{own} hand {_ranks(table.hand(s))}")
+    return " | ".join(parts)
 
 
 pyspiel.register_game(GAME_TYPE, IdiotGame)

@@ -16,14 +16,21 @@
   one-round game an agent is terminated (and then removed) as it goes out, with its reward; in a
   match of several rounds (V4) every agent is terminated when the match ends (its position is
   settled only then).
-- ``render()`` prints the events so far as ``idiotsim trace --pretty`` does.
+- ``render()`` shows the game as ``idiotsim trace --pretty`` does: with ``render_mode="ansi"`` it returns
+  the events so far; with ``"human"`` every ``reset`` and ``step`` prints the lines of what happened
+  since the last print (the header and the swaps, then each play), never the whole trace again.
+- ``env()`` wraps ``raw_env`` as PettingZoo's classic card games do (leduc_holdem, texas_holdem, hanabi):
+  ``TerminateIllegalWrapper`` (an illegal action ends the game for every agent, the offender's reward
+  -1, the Idiot's utility), ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``; ``raw_env`` pickles
+  (``EzPickle``) and raises ValueError on an illegal action.
 """
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from idiotsim.interop import actions as act
@@ -32,20 +39,28 @@ from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
 
 OBSERVATION_HIGH = 10_000_000  # the largest value of any field (ACTION_LIMIT's bound, idiotsim.game.rules)
+ILLEGAL_REWARD = -1.0  # what an illegal action earns under `env()`: the Idiot's utility, the worst place
 
 
 def env(players: int = 4, render_mode: str | None = None, **rules):
-    """The environment with PettingZoo's usual wrappers for classic games."""
+    """The environment wrapped as PettingZoo's classic card games are (pettingzoo.classic: leduc_holdem,
+    texas_holdem, hanabi): an illegal action ends the game, then bounds and call order are checked."""
     from pettingzoo.utils import wrappers
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
-        raw_env(players=players, render_mode=render_mode, **rules)))
+    wrapped = raw_env(players=players, render_mode=render_mode, **rules)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
-    metadata = {"render_modes": ["human", "ansi"], "name": "idiot_v0", "is_parallelizable": False}
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    metadata = {"render_modes": ["human", "ansi"], "name": "idiot_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, players: int = 4, render_mode: str | None = None, **rules):
+        EzPickle.__init__(self, players=players, render_mode=render_mode, **rules)
         super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.rules = Rules(players=players, **rules)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
@@ -83,6 +98,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.infos = {a: {} for a in self.agents}
         self._last = {a: np.zeros(VECTOR_SIZE, np.int64) for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.current_seat()]
+        self._printed = 0  # lines of this game's pretty trace printed so far (render_mode "human")
+        if self.render_mode == "human":
+            self.render()
 
     def _deal(self) -> None:
         """The next round's deck of this game (`idiotsim trace --seed S --game I`)."""
@@ -138,13 +156,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
                 self.rewards[agent] = place_utility(place, n)
 
     def render(self):
+        """"ansi": the game so far as text; "human": print the lines since the last print."""
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode: use env(render_mode='ansi' or 'human')")
+            return None
+        lines = self._pretty_lines()
+        if self.render_mode == "ansi":
+            return "\n".join(lines)
+        if self.rules.rounds > 1 and not self.table.over:
+            lines = lines[:-1]  # the match line is written once the match is over
+        if len(lines) > self._printed:
+            print("\n".join(lines[self._printed:]))
+        self._printed = len(lines)
+        return None
+
+    def _pretty_lines(self) -> list:
         from idiotsim.game.trace import pretty_lines
         result = SimpleNamespace(events=self.table.events, totals=self.table.totals, places=self.table.places())
         seats = [SimpleNamespace(label=a) for a in self.possible_agents]
-        text = "\n".join(pretty_lines(result, self.rules, seats, self.seed, self.game))
-        if self.render_mode == "ansi":
-            return text
-        print(text)
+        return pretty_lines(result, self.rules, seats, self.seed, self.game)
 
     def close(self):
         pass

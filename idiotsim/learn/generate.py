@@ -128,7 +128,16 @@ def check_config(out: Path, config: GenerateConfig, force: bool = False) -> None
     path = out / CONFIG_FILE
     wanted = json.dumps(asdict(config), indent=1, sort_keys=True) + "\n"
     if path.exists() and path.read_text() != wanted and not force:
-        raise UserError(f"{out} holds data of another configuration ({path}); use another --out or --force")
+        try:
+            held = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            held = None
+        new = json.loads(json.dumps(asdict(config)))  # tuples as the file holds them: lists
+        changed = (sorted(k for k in set(held) | set(new) if held.get(k) != new.get(k)) if isinstance(held, dict)
+                   else ["unreadable"])
+        shown = [f"{k} (the folder's {held[k]}, now {new[k]})" if k == "seed" and k in held else k for k in changed]
+        raise UserError(f"{out} holds data of another configuration ({path}; differs in: {', '.join(shown)}); "
+                        "use another --out or --force")
     if path.exists() and path.read_text() != wanted:
         for old in out.glob("chunk-*.parquet"):
             old.unlink()

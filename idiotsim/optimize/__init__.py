@@ -56,11 +56,18 @@ def prepare_out_dir(out: Path, config: OptimizeConfig, force: bool) -> None:
     manifest = out / MANIFEST
     if manifest.exists():
         try:
-            same = json.loads(manifest.read_text()) == config.as_json()
+            held = json.loads(manifest.read_text())
         except (OSError, json.JSONDecodeError):
-            same = False
+            held = None
+        wanted = config.as_json()
+        same = held == wanted
         if not same and not force:
-            raise UserError(f"{out} holds an optimisation with another configuration; use another --out or --force")
+            changed = (sorted(k for k in set(held) | set(wanted) if held.get(k) != wanted.get(k))
+                       if isinstance(held, dict) else ["unreadable"])
+            shown = [f"{k} (the folder's {held[k]}, now {wanted[k]})" if k == "seed" and k in held else k
+                     for k in changed]
+            raise UserError(f"{out} holds an optimisation with another configuration (differs in: "
+                            f"{', '.join(shown)}); use another --out or --force")
         if not same:
             shutil.rmtree(out)
     elif out.is_dir() and any(out.iterdir()):

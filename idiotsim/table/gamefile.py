@@ -16,7 +16,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idiotsim.game.cards import format_deck, parse_deck
+from idiotsim.game import observation as ob
+from idiotsim.game.cards import NUM_RANKS, format_deck, parse_deck
+from idiotsim.game.moves import CHANCE, PICKUP
 from idiotsim.errors import IllegalMoveError, RecordEnds, UserError
 from idiotsim.runs.atomic_files import write_atomic
 from idiotsim.game.rules import Rules
@@ -39,6 +41,7 @@ class GameRecord:
     decks: list
     decisions: list = field(default_factory=list)
     places: list | None = None
+    path: str | None = field(default=None, compare=False)  # the file it was loaded from, for messages
 
     @property
     def finished(self) -> bool:
@@ -74,9 +77,11 @@ def load(path) -> GameRecord:
     except json.JSONDecodeError as e:
         raise UserError(f"game file {path} is not valid JSON: {e}") from None
     try:
-        return _record_of(data)
+        record = _record_of(data)
     except UserError as e:
         raise UserError(f"game file {path}: {e}") from None
+    record.path = str(path)
+    return record
 
 
 def _need(condition: bool, message: str) -> None:
@@ -118,22 +123,70 @@ def _record_of(data) -> GameRecord:
 
 def replay_seats(record: GameRecord) -> list:
     """One seat strategy per seat that answers each decision with the seat's next recorded move and
-    raises RecordEnds when the record has no more (an unfinished game)."""
+    raises RecordEnds when the record has no more (an unfinished game). A recorded move the rules do
+    not allow there is a UserError naming the file's decision (its number in the file, whose it is),
+    never the strategy that once made it: the file is what is wrong."""
     from idiotsim.strategies.loading import SeatStrategy
     from idiotsim.strategies.toolkit import Strategy
     seats = []
     for seat, label in enumerate(record.seats):
-        moves = iter(record.moves_of(seat))
+        moves = iter([(i, move) for i, (s, move) in enumerate(record.decisions) if s == seat])
 
         def decide(obs, hand, params, rng, moves=moves):
-            move = next(moves, None)
+            index, move = next(moves, (None, None))
             if move is None:
                 raise RecordEnds
+            problem = illegal_reason(obs, hand, move)
+            if problem:
+                raise UserError(f"{_file_words(record)} decision {index + 1} ({_whose(record, int(obs[ob.SEAT]))}, "
+                                f"round {int(obs[ob.ROUND])}) is not a legal move there: {problem}")
             return move
 
         strategy = Strategy(name=label, decide=SimpleNamespace(py_func=decide), description="a recorded seat")
         seats.append(SeatStrategy(label, strategy, np.zeros(0)))
     return seats
+
+
+def _file_words(record: GameRecord) -> str:
+    return f"game file {record.path}:" if record.path else "the game file's"
+
+
+def _whose(record: GameRecord, seat: int) -> str:
+    return f"yours, seat {seat}" if seat == record.human_seat else f"seat {seat}, {record.seats[seat]}"
+
+
+def illegal_reason(obs, hand, move: int) -> str | None:
+    """Why `move` is not legal at the decision `obs`/`hand` (the legal moves of ``game.moves``), or None."""
+    from idiotsim.game.moves import held_in_source, legal_moves, legal_now, play_parts, sorted_swap, swap_ranks
+    from idiotsim.game.cards import RANK_NAMES
+    kind = int(obs[ob.DECISION])
+    seat = int(obs[ob.SEAT])
+    if kind == ob.BLIND:
+        if 0 <= move < 3 and obs[ob.BLIND_PRESENT + 3 * seat + move]:
+            return None
+        return f"blind card {move + 1} is not lying there" if 0 <= move < 3 else f"{move} names no blind card"
+    legal = {int(m) for m in legal_moves(obs, hand)}
+    if kind == ob.SWAP:
+        if 0 <= move < NUM_RANKS ** 3 and int(sorted_swap(move)) in legal:
+            return None
+        if not 0 <= move < NUM_RANKS ** 3:
+            return f"{move} is not a swap choice"
+        return f"face-up {' '.join(RANK_NAMES[r] for r in swap_ranks(move))} are not among the seat's six cards"
+    if move in legal:
+        return None
+    if move == PICKUP:
+        return "picks up, and there is no pile to pick up" if not obs[ob.PILE_SIZE] else "picks up, not allowed now"
+    if move == CHANCE:
+        return "takes a chance card (V5), not allowed now"
+    rank, count, extra = play_parts(move)
+    if not 0 <= rank < NUM_RANKS or count < 1:
+        return f"{move} is not a move code"
+    played = f"plays {RANK_NAMES[rank]} x{count}" + (f" +{extra} face-up" if extra else "")
+    if not legal_now(obs, rank):
+        return f"{played}, and {RANK_NAMES[rank]} may not be played on the pile now"
+    if held_in_source(obs, hand, rank) < count:
+        return f"{played}, more than the seat holds where it plays from"
+    return f"{played}, which the rules do not allow there"
 
 
 def replay(record: GameRecord, observer=None):
@@ -155,10 +208,10 @@ def replay(record: GameRecord, observer=None):
             if event["action"] == "end":
                 totals = [t + p for t, p in zip(totals, event["places"])]
         return events, SimpleNamespace(events=events, totals=totals, places=match_positions(totals), finished=False)
-    except IllegalMoveError as e:
-        raise UserError(f"the game file does not replay: {e}") from None
+    except IllegalMoveError as e:  # not expected: replay_seats checks each move first
+        raise UserError(f"{_file_words(record)} does not replay: {e}") from None
     if len(events_decisions(events)) != len(record.decisions):
-        raise UserError("the game file holds decisions beyond the end of its game")
+        raise UserError(f"{_file_words(record)} holds decisions beyond the end of its game")
     result.finished = True
     return events, result
 

@@ -19,10 +19,14 @@ from idiotsim.game import observation as ob
 from idiotsim.game.cards import BASIC_KEY, NUM_RANKS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_rank
 from idiotsim.game.trace import PLACE_WORDS
 
+SCREEN_WIDTH, SCREEN_HEIGHT = 80, 24  # what the table is laid out for (a wider terminal gets 80 columns)
 LOG_LINES = 5  # moves shown since the seat's last decision: a 5-seat screen fits 24 lines
 RED_SUITS = (1, 2)  # diamonds, hearts
-DECISION_WORDS = {ob.SWAP: "choose the 3 cards to lie face-up (R6)", ob.TURN: "your turn",
+DECISION_WORDS = {ob.SWAP: "choose 3 cards to lie face-up (R6)", ob.TURN: "your turn",
                   ob.BLIND: "your turn: flip a blind card (R15)"}
+YOU_VERBS = {"lays": "lay", "plays": "play", "flips": "flip", "takes": "take", "picks up": "pick up", "is": "are"}
+NAME_WIDTH = 24  # a seat's name on the screen: longer bot specs end in an ellipsis (the game file has them whole)
+DECK_WORDS = {1: "", 2: ", two decks (V7)"}
 
 
 def place_word(place: int) -> str:
@@ -77,22 +81,29 @@ class PublicLog:
     def who(self, seat: int) -> str:
         return self.labels[seat]
 
+    def does(self, seat: int, verb: str) -> str:
+        """`seat 2 plays`, `you play`: the seat's name and the verb agreeing with it."""
+        name = self.who(seat)
+        return f"{name} {YOU_VERBS.get(verb, verb) if name == 'you' else verb}"
+
     def describe(self, event: dict, style: CardStyle):
         action = event["action"]
         if action == "swap":
             self.pile = 0  # a new round
-            return Text(f"{self.who(event['seat'])} lays face-up: ").append(style.cards(event["_faceup"]))
+            return Text(f"{self.does(event['seat'], 'lays')} face-up: ").append(style.cards(event["_faceup"]))
         if action == "play":
             return self._play(event, style)
         if action == "pickup":
             taken = event["_cards"]
             self.pile = 0
+            seat = event["seat"]
             if "from" in event:
-                text = Text(f"{self.who(event['seat'])} flips ").append(style.cards(taken[-1:]))
-                return text.append(f" ({event['from']}), cannot play it: takes the pile, {len(taken)} cards")
-            return Text(f"{self.who(event['seat'])} picks up {len(taken)}: ").append(style.cards(taken))
+                text = Text(f"{self.does(seat, 'flips')} ").append(style.cards(taken[-1:]))
+                return text.append(f" ({event['from']}) and {self.does(seat, 'takes').split()[-1]} the pile "
+                                   f"({len(taken)} cards)")
+            return Text(f"{self.does(seat, 'picks up')} {len(taken)}: ").append(style.cards(taken))
         if action == "out":
-            return Text(f"{self.who(event['seat'])} is out: {place_word(event['place'])} place", style="bold")
+            return Text(f"{self.does(event['seat'], 'is')} out: {place_word(event['place'])} place", style="bold")
         if action == "end":
             return Text(f"round {event['round']} over" + (" (stalled, R20)" if event["stalled"] else ""), style="bold")
         return None
@@ -100,16 +111,19 @@ class PublicLog:
     def _play(self, event: dict, style: CardStyle) -> Text:
         played = event["_cards"]
         source = {"faceup": " from face-up", "blind": " (blind flip)", "talon": " (chance card)"}.get(event["from"], "")
-        text = Text(f"{self.who(event['seat'])} plays ").append(style.cards(played, sort=False)).append(source)
+        text = Text(f"{self.does(event['seat'], 'plays')} ").append(style.cards(played, sort=False)).append(source)
         self.pile += len(played)
         if event["burn"]:
             text.append(f": BURNS {self.pile} card{'s' * (self.pile > 1)}", style="bold yellow")
             self.pile = 0
         return text
 
-    def recent(self) -> list:
-        """The lines since the person's last decision (at most LOG_LINES), oldest first."""
-        shown = min(max(self.unseen, 1), LOG_LINES, len(self.lines))
+    def recent(self, room: int = LOG_LINES + 1) -> list:
+        """The lines since the person's last decision, oldest first: at most `room` lines, one of
+        them saying how many earlier moves are left out, and at most LOG_LINES moves."""
+        shown = min(max(self.unseen, 1), LOG_LINES, len(self.lines), max(1, room))
+        if self.unseen > shown and shown == room and shown > 1:
+            shown -= 1  # the line that counts the moves left out
         skipped = self.unseen - shown
         lines = self.lines[len(self.lines) - shown:] if shown else []
         return ([Text(f"... {skipped} earlier move{'s' * (skipped > 1)}", style="dim")] if skipped > 0 else []) + lines
@@ -125,6 +139,7 @@ class SeatView:
     pile: list  # the pile's card codes, bottom first (played in sight)
     round_no: int
     rounds: int
+    decks: int = 1
 
     @property
     def seat(self) -> int:
@@ -137,16 +152,19 @@ def seat_rows(view: SeatView, style: CardStyle) -> Table:
     obs, n = view.obs, int(view.obs[ob.PLAYERS])
     match = view.rounds > 1
     grid = Table.grid(padding=(0, 2))
-    for _ in range(5 if match else 4):
+    grid.add_column(no_wrap=True, max_width=NAME_WIDTH, overflow="ellipsis")
+    for _ in range(4 if match else 3):
         grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     swap = obs[ob.DECISION] == ob.SWAP
     for s in range(n):
         name = Text(("> " if s == view.seat else "  ") + view.labels[s], style="bold" if s == view.seat else "")
         total = [f"total {obs[ob.SCORE + s]}"] if match else []
-        if obs[ob.PLACE + s] or (swap and s != view.seat):
-            state = f"out: {place_word(int(obs[ob.PLACE + s]))}" if obs[ob.PLACE + s] else "choosing face-up cards"
-            grid.add_row(name, state, "", "", *total, "")
+        if obs[ob.PLACE + s]:
+            grid.add_row(name, f"out: {place_word(int(obs[ob.PLACE + s]))}", "", "", *total, "")
+            continue
+        if swap and s != view.seat:
+            grid.add_row(name, "hand 3", "up ?", "blind 3", *total, Text("choosing face-up cards", style="dim"))
             continue
         hand = f"hand {len(view.hand) if s == view.seat else obs[ob.HAND_SIZE + s]}"
         known = obs[ob.KNOWN + s * NUM_RANKS: ob.KNOWN + (s + 1) * NUM_RANKS]
@@ -204,22 +222,38 @@ def _grid_width(labels: list[str], columns: int) -> int:
     return sum(widths) + GRID_GAP * (len(widths) - 1)
 
 
-def screen(view: SeatView, log: PublicLog, moves, style: CardStyle, width: int) -> Group:
-    """The whole screen at a decision."""
+def screen(view: SeatView, log: PublicLog, moves, style: CardStyle, width: int, height: int = SCREEN_HEIGHT
+           ) -> Group:
+    """The whole screen at a decision: the moves since the last one take the lines the rest leaves of
+    `height` (the prompt's line kept), at most LOG_LINES and at least one."""
     obs = view.obs
+    width = min(width, SCREEN_WIDTH)
     title = Text(f"round {view.round_no} of {view.rounds}" if view.rounds > 1 else "Idiot", style="bold")
-    title.append(f"  |  {int(obs[ob.PLAYERS])} players  |  {DECISION_WORDS[int(obs[ob.DECISION])]}")
-    parts = [title, seat_rows(view, style)]
+    decks = DECK_WORDS.get(view.decks, f", {view.decks} decks")
+    title.append(f"  |  {int(obs[ob.PLAYERS])} players{decks}  |  {DECISION_WORDS[int(obs[ob.DECISION])]}")
+    head = [title, seat_rows(view, style)]
     if obs[ob.DECISION] != ob.SWAP:
-        parts += [pile_line(view, style), talon_line(view)]
-        parts.append(Text("last moves:", style="dim"))
-        parts += [Text("  ").append(line) for line in log.recent()]
+        head += [pile_line(view, style), talon_line(view), Text("last moves:", style="dim")]
     mine = Text("your hand: ", style="bold").append(style.cards(view.hand))
     if obs[ob.DECISION] == ob.SWAP:
         mine.append("   face-up now: ").append(style.cards(view.faceup[view.seat]))
-    parts.append(mine)
-    parts.append(move_grid(moves, width))
-    return Group(*parts)
+    tail = [mine, move_grid(moves, width)]
+    if obs[ob.DECISION] == ob.SWAP:
+        return Group(*head, *tail)
+    room = height - 1 - rendered_lines(Group(*head, *tail), width)
+    moves_since = [Text("  ").append(line) for line in log.recent(room)]
+    for line in moves_since:  # one line each: a long pickup's cards end in an ellipsis (the seat rows count them)
+        line.truncate(width, overflow="ellipsis")
+    return Group(*head, *moves_since, *tail)
+
+
+
+def rendered_lines(renderable, width: int) -> int:
+    """How many lines `renderable` takes at `width` columns."""
+    import io
+    console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False, markup=False)
+    console.print(renderable)
+    return console.file.getvalue().count("\n")
 
 
 def make_console() -> Console:

@@ -141,6 +141,28 @@ def test_a_wide_terminal_gets_one_line_cells_and_the_head_to_head_matrix():
     assert "too wide" not in text
 
 
+def test_four_long_names_get_the_matrix_by_rank_with_a_key_at_80_columns():
+    names = ["learned-search-4p", "heuristic-tuned-4p", "learned-fast-4p", "random"]
+    summary = made_up_summary(names)
+    for terminal in (False, True):
+        text = rendered(summary, 80, terminal=terminal)
+        assert_fits(text, 80)
+        assert "too wide" not in text
+        plain = "\n".join(visible_lines(text))
+        ranked = summary.strategies["strategy"].to_list()
+        key = " ".join(plain[plain.index("Rows and columns by rank:"):].split())
+        assert key.startswith("Rows and columns by rank: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(ranked)))
+        matrix = plain[plain.index("Rows and columns by rank:"):plain.index("Seat advantage")]
+        for r in summary.head_to_head.iter_rows(named=True):
+            value, interval = fmt_ci(r["a_ahead"], r["lo"], r["hi"]).split(" (")
+            row = ranked.index(r["a"]) + 1
+            lines = [l for l in matrix.splitlines() if l.startswith(f"{row} ")]
+            assert len(lines) == 1 and value in lines[0], (r, lines)
+            assert "(" + interval in matrix
+    wide = rendered(summary, 200)
+    assert "Rows and columns by rank" not in wide and f"1 {ranked[0]}" in wide  # room for the names: no key
+
+
 def test_the_26_strategy_demo_falls_back_to_the_pointer_at_80_and_200_columns():
     names = engine_speed_names()
     assert len(names) >= 20
@@ -265,12 +287,14 @@ def test_a_report_prints_its_answer_and_main_figures_in_80_columns():
             for i, d in enumerate(0.01 * i for i in range(len(labels)))]
     table = main_figures(PairedDesign(), spec, rows)
     written = Written(spec, "Laying `10s` face-up lowers your mean place at every player count tried.",
-                      [Path("reports/x.md"), Path("reports/x.csv")], 16_000, table=table)
+                      [Path("reports/x.md"), Path("reports/x.csv")], 16_000, table=table,
+                      plain="Put your 10s face-up: it gains about 0.05 to 0.13 places a game.")
     buffer = io.StringIO()
     render.print_report(written, render.console(file=buffer, width=80))
     text = buffer.getvalue()
     assert_fits(text, 80)
     assert "Laying 10s face-up" in text and "`" not in text  # code spans lose their backticks in plain text
+    assert text.index("Put your 10s face-up: it gains") < text.index("Laying 10s face-up")  # the plain one first
     for row in table.rows:
         for cell in row[2:]:  # the figures, each interval unbroken (the deals column may give way)
             for part in cell.split(" ("):

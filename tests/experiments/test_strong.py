@@ -7,17 +7,26 @@
 - a spec with `check_games` is checked at that reduced size against check/NAME.*, its full-size files
   only for being there (and for the index, which takes their answer), and the index gains the tips table;
 - malformed fields are one error line naming the field (the coverage of the new interval:
-  tests/analysis/test_coverage.py).
+  tests/analysis/test_coverage.py);
+- the reference arm (`reference = "basic"`) measures each strong arm against basic exactly as a paired
+  report of that arm against basic would, on the same deals;
+- variants are levels of play (their own treatment, control, size, fields and level), fields take a share;
+- every report opens with a plain sentence: the advice its settled answer supports, the effect among
+  beginners and at strong play, and first a warning where a control plays worse than the reference;
+- `idiotsim report --reduced` writes the reduced-size results and the index from the committed reports.
 """
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
 
 from helpers import run_cli
 from idiotsim import experiments as ex
-from idiotsim.experiments.strong import StrongDesign, StrongRow, gap_verdict
+from idiotsim.analysis.stats import Interval
+from idiotsim.experiments.strong import StrongDesign, StrongRow, gap_verdict, plain_sentence
+from idiotsim.experiments.text import format_interval
 
 STRONG = """\
 title = "small strong test"
@@ -138,6 +147,16 @@ MALFORMED = [
      '"max_copies"\nvalues = [1, 2]\n' + FIELDS, "fields", "series"),
     ("players mark", STRONG + '[sweep]\nrule = "players"\nvalues = [3, 6]\n', "sweep", "heuristic-tuned-6p"),
     ("check games", STRONG.replace("seed = 12", "seed = 12\ncheck_games = 0"), "check_games", "1.."),
+    ("reference", STRONG.replace("seed = 12", 'seed = 12\nreference = "nobody"'), "reference", "unknown strategy"),
+    ("field share", STRONG + FIELDS.replace("games = 960", "share = 1.5"), "fields[0].share", "(0, 1]"),
+    ("variant level", STRONG + '[[sweep.variants]]\nlabel = "x"\nlevel = "expert"\n', "sweep.variants[0].level",
+     "fast, strong"),
+    ("variant fields", STRONG + FIELDS + '[[sweep.variants]]\nlabel = "x"\nfields = ["nobody"]\n',
+     "sweep.variants[0].fields", "no [[fields]] is labelled 'nobody'"),
+    ("variant fields alone", STRONG + '[[sweep.variants]]\nlabel = "x"\nfields = ["a"]\n', "sweep.variants",
+     "the spec has none"),
+    ("variant treatment", STRONG + '[[sweep.variants]]\nlabel = "x"\ntreatment = "basic+up=11"\n',
+     "sweep.variants[0].treatment", "not a rank"),
 ]
 
 
@@ -163,9 +182,16 @@ def test_a_large_report_is_checked_at_its_reduced_size(tmp_path, capsys, monkeyp
     assert "40 deals" in full and "check/strong.md" in full
     assert "10 deals" in reduced and "not the shipped numbers" in reduced
     index = (specs / "README.md").read_text()
-    assert "## The tips at strong play" in index and "[small strong test](strong.md) *" in index
-    answer = next(line for line in full.splitlines() if line.startswith("**Answer.** "))[len("**Answer.** "):]
-    assert f"[small strong test](strong.md): {answer} |" in index
+    assert "## The tips at every level of play" in index and "[small strong test](strong.md) *" in index
+    plain = full.splitlines()[2]  # the report's first sentence, which the index's answer column shows
+    assert plain and f"| {plain} |" in index
+    # the tips tables: the 3-player cell of the gated level's row, from the full-size CSV (3 players: not 4)
+    row = next(r for r in csv.DictReader((specs / "strong.csv").open()))
+    x = Interval(float(row["diff"]), float(row["diff_lo"]), float(row["diff_hi"]), float(row["diff_half"]),
+                 p_holm=float(row["diff_p_holm"]))
+    verdict = ("**helps**" if x.mean < 0 else "**hurts**") if x.significant() else "unclear"
+    assert f"| [small strong test](strong.md) | not asked | {format_interval(x, 3)} {verdict} | not asked | not asked |" \
+        in index
 
     sizes = []
     play = StrongDesign.play
@@ -214,3 +240,145 @@ def test_the_verdict_says_how_the_strong_answer_differs(strong, beginner, words)
     assert gap_verdict(differs) == f"the strong-play answer differs from the beginner's: {words}"
     same = _row(strong, beginner, (0.04, -0.01, 0.09))
     assert gap_verdict(same) == "no significant difference from the beginner's answer"
+
+
+# ---- the reference arm, levels, the plain sentence, --reduced ---------------------------------------------------
+
+REFERENCE = STRONG.replace("seed = 12", 'seed = 12\nreference = "basic"\nadvice = "Hold back copies"\n'
+                                      'advice_against = "Play every copy"').replace("games = 480", "games = 600")
+
+
+def test_the_reference_arm_measures_each_strong_arm_against_basic(tmp_path):
+    """Same seed and deals: the strength of each strong arm is the paired report of that arm against basic."""
+    row = analyse(ex.load_spec(write(tmp_path, "s.toml", REFERENCE)))[0]
+    for arm, strength in (("heuristic-tuned-3p", row.strength), ("heuristic-tuned-3p:max_copies=1",
+                                                                 row.treatment_strength)):
+        paired = analyse(ex.load_spec(write(tmp_path, "p.toml", PAIRED.format(treatment=arm, control="basic"))))[0]
+        x = paired.place_diff
+        assert (strength.mean, strength.lo, strength.hi, strength.p) == (x.mean, x.lo, x.hi, x.p)
+    assert row.strength.mean != 0 and row.games == 5 * 40 * 3
+    without = analyse(ex.load_spec(write(tmp_path, "s.toml", STRONG)))[0]  # the other arms: the same games
+    assert (row.place_diff.mean, row.beginner_diff.mean, row.gap.mean) == (
+        without.place_diff.mean, without.beginner_diff.mean, without.gap.mean)
+
+
+LEVELS = REFERENCE + FIELDS.replace("games = 960", "share = 0.5") + """
+[[sweep.variants]]
+label = "tuned"
+
+[[sweep.variants]]
+label = "weighted"
+level = "fast"
+treatment = "tuned-{players}p+copies=1"
+control = "tuned-{players}p"
+games = 240
+fields = ["basic opponents"]
+"""
+
+
+def test_variants_are_levels_with_their_own_players_sizes_and_fields(tmp_path):
+    spec = ex.load_spec(write(tmp_path, "s.toml", LEVELS))
+    assert [(p.label, p.level, p.treatment, p.games) for p in spec.points] == [  # the basic field takes half
+        ("tuned, basic opponents", "strong", "heuristic-tuned-3p:max_copies=1", 300),
+        ("weighted, basic opponents", "fast", "tuned-3p+copies=1", 120),
+        ("tuned, tuned opponents", "strong", "heuristic-tuned-3p:max_copies=1", 600)]
+    rows = analyse(spec)
+    assert [r.deals for r in rows] == [20, 8, 40]  # 5 arms x 3 players a deal
+    assert all(r.strength is not None and r.treatment_strength is not None for r in rows)
+    text = StrongDesign().render(ex.DESIGNS["strong"].play(spec, tmp_path), rows, tmp_path).markdown
+    assert "  - weighted: `tuned-3p+copies=1` against `tuned-3p`" in text
+    assert "| tuned, basic opponents | 20 |" in text and "strength: strong C minus `basic`" in text
+
+
+def _spec(tmp_path, text=REFERENCE):
+    return ex.load_spec(write(tmp_path, "plain.toml", text))
+
+
+def _with_strength(row: StrongRow, strength: tuple) -> StrongRow:
+    from dataclasses import replace
+    mean, lo, hi = strength
+    p = 0.001 if lo > 0 or hi < 0 else 0.5
+    return replace(row, strength=Interval(mean, lo, hi, (hi - lo) / 2, p, p_holm=p))
+
+
+@pytest.mark.parametrize("strong,beginner,sentence", [
+    ((-0.01, -0.015, -0.005), (-0.05, -0.06, -0.04),
+     "Hold back copies: it gains about 0.05 places a game among beginners and 0.01 at strong play."),
+    ((0.08, 0.07, 0.09), (0.05, 0.04, 0.06),
+     "Play every copy: holding back copies costs about 0.05 places a game among beginners and 0.08 at strong play."),
+    ((-0.03, -0.04, -0.02), (0.05, 0.04, 0.06),
+     "Hold back copies: it costs about 0.05 places a game among beginners but gains about 0.03 at strong play."),
+    ((0.001, -0.01, 0.01), (-0.05, -0.06, -0.04),
+     "Hold back copies: it gains about 0.05 places a game among beginners and makes no clear difference at strong "
+     "play."),
+    ((0.001, -0.01, 0.01), (0.001, -0.01, 0.01),
+     "Holding back copies instead of playing every copy makes no clear difference among beginners or at strong "
+     "play."),
+    ((-0.0004, -0.0006, -0.0002), (-0.05, -0.06, -0.04),
+     "Hold back copies: it gains about 0.05 places a game among beginners and 0.0004 at strong play."),
+])
+def test_the_plain_sentence_leads_with_the_advice_the_answer_supports(tmp_path, strong, beginner, sentence):
+    spec = _spec(tmp_path)
+    row = _with_strength(_row(strong, beginner, (0.0, -0.1, 0.1)), (-0.2, -0.25, -0.15))
+    assert plain_sentence(spec, [row]) == sentence
+
+
+def test_a_control_weaker_than_the_reference_is_named_in_the_first_sentence(tmp_path):
+    spec = _spec(tmp_path)
+    row = _with_strength(_row((-0.4, -0.45, -0.35), (-0.01, -0.02, 0.0), (0.0, -0.1, 0.1)), (0.33, 0.3, 0.36))
+    assert plain_sentence(spec, [row]) == (
+        "Careful: the control here plays worse than `basic`, by about 0.33 places a game. Hold back copies: it makes "
+        "no clear difference among beginners and gains about 0.40 places a game at strong play.")
+
+
+def test_the_paired_plain_sentence_groups_the_settings_by_their_answer(tmp_path):
+    from idiotsim.experiments.paired_design import PairedDesign
+    spec = ex.load_spec(write(tmp_path, "p.toml", PAIRED.format(treatment="heuristic:max_copies=1", control="basic")
+                              + 'advice = "Hold back"\nadvice_against = "Play every copy"\ntreatment_label = '
+                              '"Holding back"\ncontrol_label = "playing every copy"\n[sweep]\nrule = "players"\n'
+                              'values = [2, 3, 4, 5]\n'))
+    rows = [_row(x, x, x).strong for x in ((0.03, 0.02, 0.04), (0.05, 0.04, 0.06), (0.0, -0.01, 0.01),
+                                           (0.011, 0.001, 0.021))]
+    assert PairedDesign().plain_sentence(spec, rows) == (
+        "Play every copy: holding back costs about 0.03, 0.05 and 0.01 places a game at 2, 3 and 5 players and "
+        "makes no clear difference at 4 players.")
+
+
+def test_reduced_writes_the_check_files_and_the_index_from_the_committed_reports(tmp_path, capsys):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    write(specs, "beginner.toml", PAIRED.format(treatment="heuristic:max_copies=1", control="basic"))
+    write(specs, "strong.toml", REFERENCE.replace("seed = 12", "seed = 12\ncheck_games = 120"))
+    line = run_cli(capsys, "report", specs / "beginner.toml", "--reduced")[2]
+    assert "has no check_games" in line and line.count("\n") == 1
+    (specs / "beginner.toml").write_text(PAIRED.format(treatment="heuristic:max_copies=1", control="basic")
+                                         + "check_games = 48\n")
+    code, _, err = run_cli(capsys, "report", "--all", "--specs-dir", specs)
+    assert code == 0, err
+    committed = {p: p.read_bytes() for p in specs.rglob("*") if p.is_file()}
+    for p in specs.glob("check/*"):
+        p.unlink()
+    (specs / "README.md").unlink()
+    code, _, err = run_cli(capsys, "report", "--all", "--reduced", "--specs-dir", specs)
+    assert code == 0, err
+    assert {p: p.read_bytes() for p in specs.rglob("*") if p.is_file()} == committed
+    code, out, _ = run_cli(capsys, "report", "--all", "--check", "--specs-dir", specs)
+    assert code == 0, out
+    md = specs / "strong.md"
+    md.write_text(md.read_text().replace(md.read_text().splitlines()[2], "A stale first sentence."))
+    code, _, err = run_cli(capsys, "report", specs / "strong.toml", "--reduced")
+    assert code == 0, err
+    assert "| A stale first sentence. |" in (specs / "README.md").read_text()
+    line = run_cli(capsys, "report", specs / "strong.toml", "--reduced", "--quick")[2]
+    assert line.startswith("error: --reduced") and line.count("\n") == 1
+
+
+def test_the_plain_sentence_of_a_report_by_table_size_lists_the_sizes(tmp_path):
+    spec = _spec(tmp_path, REFERENCE + '[sweep]\nrule = "players"\nvalues = [2, 3, 5]\n')
+    rows = [_row(s, b, (0.0, -0.1, 0.1)) for s, b in (((-0.04, -0.05, -0.03), (-0.05, -0.06, -0.04)),
+                                                       ((-0.08, -0.09, -0.07), (0.001, -0.01, 0.01)),
+                                                       ((-0.15, -0.16, -0.14), (-0.14, -0.15, -0.13)))]
+    assert plain_sentence(spec, rows) == (
+        "Hold back copies: at strong play, it gains about 0.04, 0.08 and 0.15 places a game at 2, 3 and 5 players; "
+        "among beginners it gains about 0.05 and 0.14 places a game at 2 and 5 players and makes no clear difference "
+        "at 3 players.")

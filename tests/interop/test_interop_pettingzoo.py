@@ -2,13 +2,15 @@
 `idiotsim trace` deals, agents removed as they go out, the render of `trace --pretty`."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
 from idiotsim.game.trace import pretty_lines
 from idiotsim.interop import actions as act
-from idiotsim.interop.pettingzoo import env, raw_env
+from idiotsim.interop.pettingzoo import ILLEGAL_REWARD, env, raw_env
 from idiotsim.game.reference import play_match
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
@@ -98,3 +100,81 @@ def test_a_random_masked_policy_plays_to_the_end():
         e.step(action)
         steps += 1
     assert steps > 20 and not e.agents
+
+
+def test_human_render_prints_each_line_of_the_game_once(capsys):
+    """render_mode="human": every reset and step prints what happened since the last print, so the game is
+    printed once (it reprinted the whole trace at every step: one game printed 147,334 lines)."""
+    e = env(players=3, render_mode="human")
+    e.reset(seed=5)
+    header = capsys.readouterr().out
+    assert header.startswith("Idiot") or header.strip(), header
+    play_basic(e)
+    printed = header + capsys.readouterr().out
+    shown = raw_env(players=3, render_mode="ansi")
+    shown.reset(seed=5)
+    play_basic(shown)
+    assert printed == shown.render() + "\n"
+
+
+def test_human_render_of_a_match_writes_the_match_line_once_at_the_end(capsys):
+    e = env(players=2, rounds=2, render_mode="human")
+    e.reset(seed=3)
+    play_basic(e)
+    lines = capsys.readouterr().out.splitlines()
+    shown = raw_env(players=2, rounds=2, render_mode="ansi")
+    shown.reset(seed=3)
+    play_basic(shown)
+    assert lines == shown.render().splitlines()
+    assert sum(line.startswith("match:") for line in lines) == 1 and lines[-1].startswith("match:")
+
+
+CLASSIC_CARD_GAMES = ("rlcard_envs/leduc_holdem.py", "rlcard_envs/texas_holdem.py", "hanabi/hanabi.py")
+
+
+def classic_env_source(path: str) -> str:
+    """A classic environment's `env()`, read from PettingZoo's source (importing it needs rlcard and pygame)."""
+    import importlib.util
+    from pathlib import Path
+    source = (Path(importlib.util.find_spec("pettingzoo.classic").origin).parent / path).read_text()
+    return source[source.index("\ndef env("):].split("\n\n\n")[0]
+
+
+def test_env_wraps_as_pettingzoos_classic_card_games():
+    """TerminateIllegalWrapper (illegal_reward -1), AssertOutOfBoundsWrapper, OrderEnforcingWrapper: the
+    chain of pettingzoo.classic's leduc_holdem, texas_holdem and hanabi."""
+    from pettingzoo.utils import wrappers
+    chain, e = [], env(players=3)
+    while isinstance(e, wrappers.BaseWrapper):
+        chain.insert(0, type(e).__name__)
+        e = e.env
+    assert isinstance(e, raw_env)
+    for path in CLASSIC_CARD_GAMES:
+        body = classic_env_source(path)
+        assert re.findall(r"wrappers\.(\w+)\(", body) == chain, path  # innermost first
+        assert "illegal_reward=-1)" in body and ILLEGAL_REWARD == -1
+    assert chain == ["TerminateIllegalWrapper", "AssertOutOfBoundsWrapper", "OrderEnforcingWrapper"]
+
+
+def test_an_illegal_action_ends_the_game_with_minus_one_for_its_agent():
+    e = env(players=3)
+    e.reset(seed=2)
+    offender = e.agent_selection
+    mask = e.observe(offender)["action_mask"]
+    e.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(e.terminations.values()) and set(e.agents) == {f"player_{s}" for s in range(3)}
+    assert e.rewards == {a: (-1.0 if a == offender else 0.0) for a in e.agents}
+    while e.agents:
+        e.step(None)
+    raw = raw_env(players=3)
+    raw.reset(seed=2)
+    with pytest.raises(ValueError, match="not legal now"):
+        raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0]))
+
+
+def test_the_raw_environment_pickles_with_its_rules():
+    import pickle
+    e = pickle.loads(pickle.dumps(raw_env(players=3, low_rank=7, render_mode="ansi")))
+    assert e.rules == Rules(players=3, low_rank=7) and e.render_mode == "ansi"
+    e.reset(seed=1)
+    assert e.table.deck == list(shuffled_deck(1, 0, 0, 1))

@@ -804,14 +804,14 @@ def test_python_api_polars_and_pandas(capsys, tmp_path, no_plots):
 
 # ---- demo -------------------------------------------------------------------------------
 
-def test_demo_runs_the_shipped_strategies(capsys, tmp_path, monkeypatch, no_plots):
-    # Only basic and random (and the search players, which the demo leaves out), so the test does
-    # not grow with every strategy shipped.
+def test_demo_strategies_all_runs_the_cheap_round_robin(capsys, tmp_path, monkeypatch, no_plots):
+    # Only basic and random (and the search players, which `all` leaves out), so the test does not grow with
+    # every strategy shipped.
     shipped = strategy_api.registry()
     monkeypatch.setattr(strategy_api, "registry", lambda: {k: shipped[k] for k in ("basic", "random", "search",
                                                                                    "search-perfect-info")})
     out = tmp_path / "demo"
-    shown = cli_ok(capsys, "demo", "--out", out, "--games", "200")
+    shown = cli_ok(capsys, "demo", "--out", out, "--strategies", "all", "--games", "200")
     m = manifest(out)
     assert m["config"]["strategies"] == ["basic", "random"]
     assert (m["config"]["players"], m["config"]["seed"], m["total_games"]) == (4, 2026, 200)
@@ -819,6 +819,103 @@ def test_demo_runs_the_shipped_strategies(capsys, tmp_path, monkeypatch, no_plot
     assert "basic" in table and "random" in table and "|" not in table
     for name in SUMMARY_FILES:
         assert (out / name).exists()
+
+
+def test_the_demo_ladder_holds_the_players_a_user_came_for():
+    from idiotsim.analysis.ladder import LADDER
+    from idiotsim.strategies.search.search_knobs import K
+    specs = [rung.spec for rung in LADDER]
+    assert specs == ["random", "", "tuned-4p", "learned-fast-4p", "learned-4p", "learned-search-4p", "search"]
+    search = strategy_api.load_strategy("search")
+    assert search.params[K.rollouts] == 128 and "K = 128" in LADDER[-1].label
+    for rung in LADDER:
+        if rung.spec:
+            strategy_api.load_strategy(rung.spec)
+    shares = [rung.share for rung in LADDER if rung.spec]
+    assert min(shares) == LADDER[-1].share == 1  # the search, the most expensive, plays fewest
+
+
+@pytest.fixture
+def cheap_ladder(monkeypatch):
+    """The demo's ladder with cheap players in its rungs (the real one plays the search for a minute)."""
+    from idiotsim.analysis import ladder
+    rungs = (ladder.Rung("heuristic", "heuristic", 3, "a heuristic"), ladder.Rung("basic", "", 0, "the reference"),
+             ladder.Rung("random", "random", 1, "random"))
+    monkeypatch.setattr(ladder, "LADDER", rungs)
+    return rungs
+
+
+def test_demo_ladder_plays_each_player_against_three_basic_on_the_same_deals(capsys, tmp_path, cheap_ladder):
+    from idiotsim.analysis import ladder
+    out = tmp_path / "demo"
+    shown = cli_ok(capsys, "demo", "--out", out, "--games", "40")
+    heuristic, random_ = out / "players" / "heuristic", out / "players" / "random"
+    for folder, games in ((heuristic, 120), (random_, 40)):
+        m = manifest(folder)
+        assert (m["config"]["field"], m["config"]["players"], m["config"]["seed"], m["total_games"]) == \
+            (["basic"], 4, 2026, games)
+        assert len(m["lineups"]) == 1
+    assert not (out / "players" / "basic").exists()  # the reference is an identity, not played
+    a, b = rows(heuristic), rows(random_)
+    common = b["game"].to_list()
+    assert a.filter(pl.col("game").is_in(common))["deal"].to_list() == b["deal"].to_list()  # the same deals
+    table = pl.read_csv(out / "ladder.csv")
+    assert sorted(table["strategy"]) == ["basic", "heuristic", "random"] and table["strategy"][-1] == "random"
+    assert table["mean_place"].to_list() == sorted(table["mean_place"])  # best first
+    for r in table.iter_rows(named=True):
+        assert r["ahead"] == pytest.approx(2.5 - r["mean_place"], abs=1e-6)
+        if r["strategy"] == "basic":
+            assert r["mean_place"] == 2.5 and r["games"] == 0
+            continue
+        alone = summarize(out / "players" / r["strategy"]).strategies.filter(pl.col("strategy") == r["strategy"])
+        for column in ("games", "mean_place", "mean_place_lo", "mean_place_hi", "win_rate", "win_lo", "win_hi"):
+            assert r[column] == pytest.approx(alone[column][0], abs=1e-6), column  # the tournament's own CI
+        assert r["ahead_lo"] == pytest.approx(2.5 - r["mean_place_hi"], abs=1e-6)
+    for name in ladder.FILES + ladder.PLOTS:
+        assert (out / name).exists(), name
+    for name in ladder.PLOTS:
+        assert_png(out / name)
+    assert "`heuristic`" in (out / "ladder.md").read_text()
+    lines = shown.splitlines()
+    assert lines[0].startswith("The strength ladder")
+    printed = shown[shown.index("-----"):shown.index("Mean place:")].splitlines()[1:]
+    names = pl.read_csv(out / "ladder.csv")["strategy"].to_list()
+    at = [next(i for i, line in enumerate(printed) if name in line.split()) for name in names]
+    assert at == sorted(at)  # printed best first, as in ladder.csv
+    assert "(exact)" in shown and "idiotsim demo --strategies all" in " ".join(shown.split())
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_demo_says_a_first_run_compiles_until_the_search_is_in_numbas_cache(tmp_path, monkeypatch):
+    from idiotsim.cli import tournament_commands
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert "This first run compiles them" in tournament_commands.compile_note()
+    compiled = tmp_path / "search_0123" / "pimc.search_decision-10.py311.nbi"
+    compiled.parent.mkdir()
+    compiled.write_bytes(b"")
+    assert "compiles" not in tournament_commands.compile_note()
+
+
+def test_demo_ladder_resumes_and_replaces_only_its_own_folders(capsys, tmp_path, cheap_ladder):
+    out = tmp_path / "demo"
+    first = cli_ok(capsys, "demo", "--out", out, "--games", "40")
+    def chunks():
+        return {name: data for name, data in snapshot(out / "players" / "random").items() if name.startswith("chunk")}
+    before = chunks()
+    again = cli_ok(capsys, "demo", "--out", out, "--games", "40")
+    assert again == first and chunks() == before and before  # nothing played twice
+    cli_ok(capsys, "demo", "--out", out, "--games", "80")  # other game counts: the rungs are replaced
+    assert manifest(out / "players" / "random")["total_games"] == 80
+    cli_ok(capsys, "demo", "--out", out, "--strategies", "basic,random", "--games", "40")  # a round robin there
+    assert manifest(out)["config"]["strategies"] == ["basic", "random"]
+    cli_ok(capsys, "demo", "--out", out, "--games", "40")  # and the ladder again
+    assert (out / "ladder.csv").exists() and not (out / tm.MANIFEST).exists()
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me\n")
+    line = cli_user_error(capsys, "demo", "--out", other, "--games", "40")
+    assert "not empty and holds no demo" in line
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
 
 
 def test_a_tournament_game_replays_alone_with_trace(tmp_path, capsys):
