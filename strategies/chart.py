@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, lowest_blind, swap_best
-from idiotsim.game.cards import RANK_OF_NAME, TEN
+from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, lowest_blind, play_all, swap_best
+from idiotsim.game.cards import ACE, RANK_OF_NAME, TEN, TWO
 from idiotsim.game.moves import MAX_MOVES, PICKUP, can_play, list_swap_moves, play
 from idiotsim.game.observation import (DECISION, MUST_PLAY, NR, PILE_COUNTS, PILE_SIZE, SOURCE,
                                        SRC_HAND, SWAP, TALON_SIZE, TURN)
@@ -36,6 +36,7 @@ PICKUP_MAX = 0  # pick up piles of 1..PICKUP_MAX cards (0: never by choice) ...
 PICKUP_MIN_RANK = RANK_OF_NAME["K"]  # ... whose every card is a 2 or this ordinary rank or higher
 BURN_FROM = 0  # a 10 as soon as the pile holds this many cards (0: saved while another play is legal)
 COPIES_MAX = 0  # at most this many cards a play from the hand while the talon lasts (0: every copy)
+TWO_FROM = 0  # play a 2 instead of the lowest legal ordinary rank when that rank is this one or higher (0: never)
 
 NOT_LISTED = 10_000  # a row the page does not list
 
@@ -71,6 +72,9 @@ KNOBS = (
     Knob("pickups", 1, 0, 1, "1 the page's voluntary pickups; 0 never by choice (basic)"),
     Knob("burning", 1, 0, 1, "1 the page's burning; 0 a 10 only when nothing else may be played (basic)"),
     Knob("copies", 1, 0, 1, "1 the page's copies while the talon lasts; 0 every copy (basic)"),
+    Knob("two_from", TWO_FROM, 0, ACE,
+         "the play order: a 2 instead of the lowest legal ordinary rank when that rank id (1='3' .. 12='A') is "
+         "this one or higher; 0 never (basic)"),
 )
 K = knob_ids(KNOBS)
 
@@ -110,6 +114,10 @@ def chart_turn(obs, hand, params):
         return PICKUP
     if params[K.burning] != 0 and BURN_FROM > 0 and pile >= BURN_FROM and can_play(obs, hand, TEN):
         return play(TEN, 1, 0)  # one 10 burns the pile; the others wait
+    rank = basic & 15
+    if params[K.two_from] > 0 and basic >= 0 and rank != TWO and rank != TEN and rank >= params[K.two_from] \
+            and can_play(obs, hand, TWO):  # the play order: a 2 rather than a high ordinary rank
+        return play_all(obs, hand, TWO)
     if params[K.copies] != 0 and COPIES_MAX > 0 and from_hand and obs[TALON_SIZE] > 0 and basic >= 0:
         count = (basic >> 4) & 15
         if count > COPIES_MAX and (basic >> 8) == 0:

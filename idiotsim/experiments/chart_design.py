@@ -65,7 +65,10 @@ SCAN_BLOCK = 20_000  # deals scanned at a time
 MAX_SCAN = 400  # at most this many deals scanned per instance wanted
 CHUNK_GAMES = 2_000  # games per task
 QUICK_GAMES = 40  # each arm's games with --quick
-CHART_SECTIONS = ("swap", "pickups", "burning", "copies")  # the chart player's knobs: each section switched off
+ORDER_RANKS = ("J", "Q", "K", "A")  # the play order: a 2 rather than an ordinary rank this high or higher
+BASIC_KNOBS = "swap=0,pickups=0,burning=0,copies=0,two_from=0"  # the chart player with every section off: basic
+CHART_SECTIONS = (("swap", "swap=0"), ("pickups", "pickups=0"), ("burning", "burning=0"), ("copies", "copies=0"),
+                  ("play order", "two_from=0"))  # the chart player's sections, each switched off by its knob
 COUNTING = (("full", "learned-fast-{players}p"), ("burned 2s and 10s", "learned-fast-specials-{players}p"),
             ("none", "learned-fast-nomem-{players}p"))
 
@@ -232,7 +235,8 @@ def arms_of(spec: Spec) -> dict:
     rotated_arms += [f"{s}+pickup=must:{k}:{r}" for k in PICKUP_SIZES for r in PICKUP_RANKS]
     rotated_arms += [f"{s}+tens={k}" for k in BURN_SIZES] + [f"{s}+copies={k}" for k in COPIES]
     rotated_arms += [at_players(m, spec.players) for _, m in COUNTING]
-    arms = {"cells": rotated_arms, "chart": ["basic", s, "chart"] + [f"chart:{k}=0" for k in CHART_SECTIONS]}
+    rotated_arms += [order_spec(r) for r in ORDER_RANKS]
+    arms = {"cells": rotated_arms, "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, k in CHART_SECTIONS]}
     for row in spec.rows:
         ranks = row_ranks(row)
         up = "/".join(RANK_NAMES[r] for r in sorted(set(ranks)))
@@ -240,6 +244,11 @@ def arms_of(spec: Spec) -> dict:
     for name in KEEP_RANKS:
         arms[f"keep {name}"] = [f"{b}+hand={name}", b]
     return arms
+
+
+def order_spec(rank: str) -> str:
+    """basic with only the play order's rule: a 2 rather than the lowest legal ordinary rank from `rank` up."""
+    return f"chart:{BASIC_KNOBS.replace('two_from=0', f'two_from={RANK_OF_NAME[rank]}')}"
 
 
 def cells_of(spec: Spec) -> list[Cell]:
@@ -271,10 +280,12 @@ def cells_of(spec: Spec) -> list[Cell]:
     cells.append(Cell("counting-diff", "everything", players["full"], players["none"], "full-none"))
     cells.append(Cell("counting-diff", "the burned 2s and 10s", players["burned 2s and 10s"], players["none"],
                       "specials-none"))
+    for r in ORDER_RANKS:
+        cells.append(Cell("order", f"a 2 rather than a {r} or higher", order_spec(r), "basic", r))
     cells.append(Cell("chart", "the chart player", "chart", "basic", "chart"))
     cells.append(Cell("chart", "the strong player", s, "basic", "strong"))
-    for section in CHART_SECTIONS:
-        cells.append(Cell("chart-section", f"without its {section}", f"chart:{section}=0", "chart", section))
+    for section, knob in CHART_SECTIONS:
+        cells.append(Cell("chart-section", f"without its {section}", f"chart:{knob}", "chart", section))
     return cells
 
 
@@ -380,6 +391,7 @@ class ChartRules:
     pickup: tuple | None = None  # (N, rank name): pick up piles of 1..N cards of that rank or higher and 2s
     burn: int | None = None  # a 10 as soon as the pile holds this many cards (None: save 10s)
     copies: int | None = None  # at most this many cards a play while the talon lasts (None: every copy)
+    two_from: str | None = None  # the play order: a 2 rather than an ordinary rank this high or higher (None: never)
 
 
 def _beats(x: Interval) -> bool:
@@ -400,12 +412,14 @@ def chart_rules(rows: list, spec: Spec) -> ChartRules:
     burns = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "burn" and c.key != "never" and _beats(x)
              and not _costs(by[("burn-own", c.key)])]
     copies = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "copies" and _beats(x)]
+    order = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "order" and _beats(x)]
     pickup = None
     if pickups:
         n, r = min(pickups)[1].split(":")
         pickup = (int(n), r)
     return ChartRules(rows=tuple(k for _, k in swap), keep=keep, pickup=pickup,
-                      burn=int(min(burns)[1]) if burns else None, copies=int(min(copies)[1]) if copies else None)
+                      burn=int(min(burns)[1]) if burns else None, copies=int(min(copies)[1]) if copies else None,
+                      two_from=min(order)[1] if order else None)
 
 
 # ---- the page ------------------------------------------------------------------------------------------------
@@ -453,65 +467,139 @@ def _percent(x: Interval) -> str:
     return f"{pct(x.mean)} ({pct(x.lo)} to {pct(x.hi)})"
 
 
+def _rank_word(name: str) -> str:
+    return {"A": "an A", "J": "a J", "Q": "a Q", "K": "a K", "8": "an 8"}.get(name, f"a {name}")
+
+
+def _rules_lines(rows: list, rules: ChartRules) -> list[str]:
+    """The chart itself: what a player memorises, one numbered line a section."""
+    listed = ", ".join(rules.rows)
+    keep = " and ".join(f"{r}s" for r in rules.keep)
+    swap = (f"Lay face-up the first of these rows your six cards can make, best first: {listed}. Otherwise"
+            if rules.rows else "Lay face-up")
+    swap += " your three best cards, 10 before 2 before A, K, Q, ... down to 3"
+    swap += f", but keep your {keep} in hand (face-up only if the hand has no room)." if keep else "."
+    play = "The lowest card you may play, with every copy of it"
+    if rules.two_from:
+        play += (f"; but a 2 rather than {_rank_word(rules.two_from)}" if rules.two_from == "A" else
+                 f"; but a 2 rather than {_rank_word(rules.two_from)} or higher")
+        play += " when the lowest card you may play is that high"
+    play += "; otherwise 2s, and a 10 last."
+    pickup = (f"Pick up a pile of 1 to {rules.pickup[0]} cards by choice when every card in it is "
+              f"{rules.pickup[1]} or higher, or a 2 (while you play from your hand)." if rules.pickup else
+              "Never pick up the pile by choice.")
+    burn = (f"Burn with a 10 as soon as the pile holds {rules.burn} cards or more." if rules.burn else
+            "Save your 10s: play one only when nothing else may be played.")
+    copies = (f"While the talon lasts, play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time."
+              if rules.copies else "Play every copy of the rank you play, talon or not.")
+    full, _, _ = _find(rows, "counting-diff", "full-none")
+    specials, _, _ = _find(rows, "counting-diff", "specials-none")
+    counting = (f"Remembering the burned 2s and 10s is worth {_diff(specials)} places a game to a learned player "
+                f"({_mark(specials)}); remembering every card that left play {_diff(full)} ({_mark(full)}). "
+                "The chart player does not count.")
+    return [f"1. **The swap.** {swap}", f"2. **Playing.** {play}", f"3. **Picking up.** {pickup}",
+            f"4. **Burning.** {burn}", f"5. **Copies.** {copies}", f"6. **Counting.** {counting}"]
+
+
 def _answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     chart, _, _ = _find(rows, "chart", "chart")
     strong, _, _ = _find(rows, "chart", "strong")
     share = _share(chart, strong, played)
     n = played.spec.players
-    gain = (f"a player who follows this page finishes {_diff(chart)} places a game against `basic`'s "
-            f"{n}-player play ({_mark(chart)}, Holm-adjusted), {_percent(share)} of the strong player's gain "
-            f"({_diff(strong)})")
-    parts = [f"lay face-up the best of {len(rules.rows)} rows" if rules.rows else "lay your best cards face-up"]
+    lead = ("A player who follows this page finishes " +
+            (f"{_diff(chart)} places a game better than a beginner (`basic`)" if _beats(chart) else
+             f"no better than a beginner (`basic`): {_diff(chart)} places a game" if not _costs(chart) else
+             f"worse than a beginner (`basic`): {_diff(chart)} places a game"))
+    parts = [f"lay face-up the first of {len(rules.rows)} listed rows you can make" if rules.rows
+             else "lay your best cards face-up"]
     if rules.keep:
-        parts.append("keep " + ", ".join(f"{r}s" for r in rules.keep) + " in hand")
+        parts.append("keep " + " and ".join(f"{r}s" for r in rules.keep) + " in hand")
+    if rules.two_from:
+        parts.append(f"play a 2 rather than {_rank_word(rules.two_from)}"
+                     + ("" if rules.two_from == "A" else " or higher"))
     parts.append(f"pick up piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher and 2s"
                  if rules.pickup else "never pick up by choice")
     parts.append(f"burn with a 10 from {rules.burn} cards on" if rules.burn else "save your 10s")
     parts.append(f"play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time while the talon "
                  "lasts" if rules.copies else "play every copy")
-    full, _, _ = _find(rows, "counting-diff", "full-none")
-    specials, _, _ = _find(rows, "counting-diff", "specials-none")
-    return (f"{gain[0].upper()}{gain[1:]}: {'; '.join(parts)}. Remembering every card that left play is worth "
-            f"{_diff(full)} places to a learned player, the burned 2s and 10s alone {_diff(specials)}.")
+    return (f"{lead} at {n} players, {_percent(share)} of what the strong player gains ({_diff(strong)}): "
+            f"{'; '.join(parts)}.")
 
 
 def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, plot_name: str) -> str:
     spec = played.spec
-    n = spec.players
     s = strong_spec(spec)
-    lines = [f"# {spec.title}", "", f"**Question.** {spec.question.strip()}", "", f"{ANSWER_MARK}{answer}", ""]
+    lines = [f"# {spec.title}", "", f"**Question.** {spec.question.strip()}", "", f"{ANSWER_MARK}{answer}", "",
+             "## The chart", "", *_rules_lines(rows, rules), "",
+             "A rule is on the chart where it beats the beginner's rule at strong play with a Holm-adjusted p below "
+             "0.05 and does not cost the strong player measurably against its own choice; everything else is the "
+             "beginner's rule, which no cell beat. The sections below give every cell the page rests on.", "",
+             f"Every cell is measured at strong play unless it says otherwise: the strong player is `{s}` (the "
+             "learned player that searches its close turns), constrained to the rule (docs/strategies.md, "
+             "\"Constraints\"), in every seat of a deal in turn with `basic` in the others. Each number is a paired "
+             "difference in mean place on the same deals and random draws (negative: better), with its 95% CI "
+             "clustered by deal; every p-value is Holm-adjusted over the page's "
+             f"{sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))} tests.", ""]
     if spec.notes.strip():
         lines += [spec.notes.strip(), ""]
-    lines += [f"Every cell is measured at strong play: the strong player is `{s}` (the learned player that searches "
-              f"its close turns), in every seat of a deal in turn, `basic` in the others, and each number is a "
-              "paired difference in mean place on the same deals and random draws (negative: better), with its "
-              "95% CI, Holm-adjusted over the page. Counting is asked of the learned players (below).", ""]
-    lines += ["## The swap: which three cards lie face-up", "",
-              "Lay face-up the highest row of this list your six cards can make; when they make none, your three "
-              "best cards by 3 < 4 < ... < A < 2 < 10 (basic's row). A row's number is its effect against "
-              "basic's row on the seats whose six cards hold exactly that row (so the row can be laid), the "
-              "strong player playing on; bold rows beat basic's row (on the chart), the others are listed for the "
-              "ranking.", "",
-              "| place | row | against basic's row | against the strong player's own row | seats | where basic's "
-              "row differs |", "|---|---|---|---|---|---|"]
-    swap = sorted(((x.mean, c.key, x, seats, differs) for c, x, seats, differs in rows if c.section == "swap"),
+    lines += [f"![{spec.title}]({plot_name})", ""]
+    lines += ["## The chart as a player", "",
+              "`chart` (strategies/chart.py) plays the committed page and nothing else: its rows, ranks kept in "
+              "hand, play order, pickups, burning and copies as above, `basic`'s move everywhere else. On fresh "
+              f"deals (deals from {CHART_FIRST_DEAL:,} on, which no cell used), each against `basic` in the same "
+              "seat:", "", "| player | against basic |", "|---|---|"]
+    chart, _, _ = _find(rows, "chart", "chart")
+    strong, _, _ = _find(rows, "chart", "strong")
+    lines += [f"| `chart` | {_diff(chart)} |", f"| `{s}` | {_diff(strong)} |"]
+    share = _share(chart, strong, played)
+    lines += ["", f"The chart recovers {_percent(share)} of the strong player's gain (the ratio of the two gains on "
+              "the same deals, its 95% CI by the delta method over deals). What each section is worth to the chart "
+              "player (the chart with that section played as `basic` plays it, against the chart; positive: the "
+              "section helps):", "", "| without | against the chart |", "|---|---|"]
+    for section, _ in CHART_SECTIONS:
+        x, _, _ = _find(rows, "chart-section", section)
+        lines.append(f"| its {section} | {_diff(x)} |")
+    lines += ["", "## The swap: which three cards lie face-up", "",
+              "A row's number is the strong player laying exactly that row against it laying basic's row (the three "
+              "best by 3 < 4 < ... < A < 2 < 10), on seats whose six cards hold exactly the row's ranks (so the row "
+              "can be laid), the strong player playing on; and against the strong player's own swap. Bold rows "
+              "beat basic's row (on the chart); the others are listed for the ranking. \"Same as basic\" is the "
+              "share of those seats where basic's row is that row (there the two arms play the same game).", "",
+              "| place | row | against basic's row | against the strong player's own row | seats | same as basic |",
+              "|---|---|---|---|---|---|"]
+    swap = sorted(((x.mean, c.key, x, seats) for c, x, seats, _ in rows if c.section == "swap"),
                   key=lambda t: (math.inf if math.isnan(t[0]) else t[0], t[1]))
-    for place, (_, key, x, seats, differs) in enumerate(swap, 1):
+    for place, (_, key, x, seats) in enumerate(swap, 1):
         own, _, _ = _find(rows, "swap-own", key)
+        same = played.same_row[key]
         name = f"**{key}**" if key in rules.rows else key
-        lines.append(f"| {place} | {name} | {_diff(x)} | {_diff(own)} | {seats:,} | {format_percent(differs, 0)} |")
+        lines.append(f"| {place} | {name} | {_diff(x)} | {_diff(own)} | {seats:,} | "
+                     f"{format_percent(float(np.mean(same)) if len(same) else math.nan, 0)} |")
     own, _, _ = _find(rows, "own-swap", "own")
-    lines += ["", f"The strong player's own swap (its model's) against basic's row, on every seat: {_diff(own)}.", "",
-              "Ranks to keep in hand: on the seats where basic's row lays the rank face-up, the same row with that "
-              "rank kept in hand instead:", "", "| rank | kept in hand, against basic's row | seats | verdict |",
-              "|---|---|---|---|"]
+    lines += ["", f"The strong player's own swap against basic's row, on every seat: {_diff(own)}.", "",
+              "Ranks to keep in hand: on seats where basic's row lays the rank face-up, the same row with that "
+              "rank kept in hand instead (the next best card face-up), the strong player playing on:", "",
+              "| rank | kept in hand, against basic's row | seats | verdict |", "|---|---|---|---|"]
     for c, x, seats, _ in rows:
         if c.section == "keep":
             verdict = "**keep in hand**" if c.key in rules.keep else _mark(x)
             lines.append(f"| {c.key} | {_diff(x)} | {seats:,} | {verdict} |")
+    lines += ["", "## The play order", "",
+              "No constraint of the strong player's play order exists (it would leave the search nothing to "
+              "choose), so this section is measured on the beginner's play: `basic` that plays a 2 rather than "
+              "the lowest ordinary card it may play when that card is the rank given or higher, against `basic`, "
+              "on the pickup, burning and copies cells' deals. "
+              + (f"On the chart: a 2 rather than {_rank_word(rules.two_from)}"
+                 + ("." if rules.two_from == "A" else " or higher.") if rules.two_from else
+                 "No such rule beats basic's order: play the lowest card."), "",
+              "| a 2 rather than | against basic |", "|---|---|"]
+    for r in ORDER_RANKS:
+        x, _, _ = _find(rows, "order", r)
+        name = f"{r} or higher" if r != "A" else "an A"
+        lines.append(f"| {'**' + name + '**' if rules.two_from == r else name} | {_diff(x)} |")
     lines += ["", "## Voluntary pickups (R14)", "",
               "Picking up, in the hand phase, every pile of 1 to N cards whose cards are all 2s or of the rank "
-              "given or higher, against never picking up by choice (the beginner's rule); below it, the same "
+              "given or higher, against never picking up by choice (the beginner's rule); below it (own), the same "
               "against the strong player's own choice. "
               + (f"On the chart: piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher."
                  if rules.pickup else "No pickup rule beats never picking up without costing the strong player: "
@@ -550,34 +638,18 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
         lines.append(f"| {k} | {_diff(x)} |")
     lines += ["", "## Counting", "",
               "What remembering the cards that have left play (burned, buried in the pile, picked up in sight) is "
-              "worth, asked of the learned players (`learned-fast-*`, 24 hidden units; the gated player has no "
-              "model of each kind): three models of one recipe, fitted with full memory, with only the burned 2s "
-              "and 10s remembered, and with no memory, each against `basic` in the same seat.", "",
-              "| memory | against basic | |", "|---|---|---|"]
-    for name, _ in COUNTING:
+              "worth, asked of the learned players (`learned-fast-*`, 24 hidden units: the gated player has no "
+              "model of each kind): three models of one recipe, each fitted in its own training run with full "
+              "memory, with only the burned 2s and 10s remembered, and with no memory, each against `basic` in "
+              "the same seat, so every control's strength is in the table.", "",
+              "| memory | against basic |", "|---|---|"]
+    for name, model in COUNTING:
         x, _, _ = _find(rows, "counting", name)
-        lines.append(f"| {name} | {_diff(x)} | |")
+        lines.append(f"| {name} (`{at_players(model, spec.players)}`) | {_diff(x)} |")
     full, _, _ = _find(rows, "counting-diff", "full-none")
     specials, _, _ = _find(rows, "counting-diff", "specials-none")
-    lines += ["", f"Remembering everything, against no memory: {_diff(full)}; the burned 2s and 10s alone: "
-              f"{_diff(specials)}.", "",
-              "## The chart as a player", "",
-              "`chart` (strategies/chart.py) plays this page and nothing else: its rows, ranks kept in hand, "
-              "pickups, burning and copies as above, `basic`'s move everywhere else. On fresh deals (another range "
-              "than the cells'), each against `basic` in the same seat:", "",
-              "| player | against basic |", "|---|---|"]
-    chart, _, _ = _find(rows, "chart", "chart")
-    strong, _, _ = _find(rows, "chart", "strong")
-    lines += [f"| `chart` | {_diff(chart)} |", f"| `{s}` | {_diff(strong)} |"]
-    share = _share(chart, strong, played)
-    lines += ["", f"The chart recovers {_percent(share)} of the strong player's gain (the ratio of the two gains on "
-              "the same deals, its 95% CI by the delta method over deals). Each section's worth to the chart "
-              "player (the chart without it, against the chart):", "", "| without | against the chart |",
-              "|---|---|"]
-    for section in CHART_SECTIONS:
-        x, _, _ = _find(rows, "chart-section", section)
-        lines.append(f"| its {section} | {_diff(x)} |")
-    lines += ["", f"![{spec.title}]({plot_name})", "", "## Size", "", _size_text(played), "",
+    lines += ["", f"Remembering everything, against no memory: {_diff(full)}; the burned 2s and 10s alone, against "
+              f"no memory: {_diff(specials)}.", "", "## Size", "", _size_text(played), "",
               *source_lines(spec, played.reduced)]
     return "\n".join(lines)
 
@@ -585,13 +657,15 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
 def _size_text(played: PlayedChart) -> str:
     spec = played.spec
     seats = [len(v) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
+    deals = [len(np.unique(v.deal)) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
     caveat = (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + \
              (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "")
-    return (f"{played.deals:,} deals at every seat for the pickup, burning, copies and counting cells "
-            f"({played.deals * spec.players:,} games an arm), the same number of fresh deals for the chart player, "
-            f"and {min(seats):,} to {max(seats):,} seats for each face-up row and rank kept in hand (the first "
-            f"seats of deals from {SWAP_FIRST_DEAL:,} on that hold it); {games_in_all(played):,} games in all"
-            f"{caveat}. Rules: {rules_text(spec.points[0].rules) or 'canonical'}; seed {spec.seed}.")
+    return (f"{played.deals:,} deals, each at every seat, for the play order, pickup, burning, copies and counting "
+            f"cells ({played.deals * spec.players:,} games an arm); the same number of fresh deals for the chart "
+            f"player; {min(seats):,} to {max(seats):,} seats (from {min(deals):,} to {max(deals):,} deals) for each "
+            f"face-up row and rank kept in hand (the first seats of deals from {SWAP_FIRST_DEAL:,} on that hold "
+            f"it, every arm of a row on the same seats); {games_in_all(played):,} games in all{caveat}. Rules: "
+            f"{rules_text(spec.points[0].rules) or 'canonical'}; seed {spec.seed}.")
 
 
 CSV_COLUMNS = ("section", "cell", "key", "arm", "reference", "seats", "differs", "mean", "lo", "hi", "p", "p_holm",
@@ -602,7 +676,8 @@ def _on_chart(cell: Cell, rules: ChartRules) -> bool:
     return ((cell.section == "swap" and cell.key in rules.rows) or (cell.section == "keep" and cell.key in rules.keep)
             or (cell.section == "pickup" and rules.pickup is not None and cell.key == f"{rules.pickup[0]}:"
                 f"{rules.pickup[1]}") or (cell.section == "burn" and cell.key == str(rules.burn))
-            or (cell.section == "copies" and cell.key == str(rules.copies)))
+            or (cell.section == "copies" and cell.key == str(rules.copies))
+            or (cell.section == "order" and cell.key == rules.two_from))
 
 
 def _csv(played: PlayedChart, rows: list, games: int) -> str:
@@ -625,12 +700,28 @@ def _main_figures(rows: list) -> CellTable:
 
 
 def _plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -> Path:
+    import textwrap
+
     import matplotlib.pyplot as plt
 
     from idiotsim.analysis.figures import save_png
-    fig, axes = plt.subplots(2, 2, figsize=(13, 11))
+    fig = plt.figure(figsize=(14, 17))
+    grid = fig.add_gridspec(3, 2, height_ratios=[0.62, 1.25, 1.0])
+    card = fig.add_subplot(grid[0, :])
+    card.axis("off")
+    chart, _, _ = _find(rows, "chart", "chart")
+    strong, _, _ = _find(rows, "chart", "strong")
+    text = [f"THE CHART ({played.spec.players} players)"]
+    for line in _rules_lines(rows, rules)[:5]:
+        plain = line.replace("**", "")
+        text += textwrap.wrap(plain, 118, subsequent_indent="    ")
+    text += ["", *textwrap.wrap(f"Worth: {_diff(chart)} places a game against basic on fresh deals (negative: better); "
+                                f"the strong player {_diff(strong)}; the chart recovers "
+                                f"{_percent(_share(chart, strong, played))} of its gain.", 118)]
+    card.text(0.0, 1.0, "\n".join(text), va="top", ha="left", family="monospace", fontsize=10.5,
+              transform=card.transAxes)
     swap = sorted(((x.mean, c.key, x) for c, x, _, _ in rows if c.section == "swap" and not math.isnan(x.mean)))
-    ax = axes[0, 0]
+    ax = fig.add_subplot(grid[1:, 0])
     labels = [k for _, k, _ in swap]
     means = np.array([x.mean for _, _, x in swap])
     lo = np.array([x.lo for _, _, x in swap])
@@ -640,33 +731,34 @@ def _plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -> Pat
     ax.barh(y, means, color=colours)
     ax.errorbar(means, y, xerr=[np.nan_to_num(means - lo), np.nan_to_num(hi - means)], fmt="none", ecolor="black",
                 lw=0.7)
-    ax.set_yticks(y, labels, fontsize=6)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_ylim(-0.7, len(swap) - 0.3)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("mean place against basic's row (negative: better)")
-    ax.set_title("The swap: face-up rows (green: on the chart)")
-    ax = axes[0, 1]
-    grid = np.array([[_find(rows, "pickup", f"{k}:{r}")[0].mean for r in PICKUP_RANKS] for k in PICKUP_SIZES])
-    limit = max(0.01, float(np.nanmax(np.abs(grid)))) if np.isfinite(grid).any() else 0.01
-    image = ax.imshow(grid, cmap="RdYlGn_r", vmin=-limit, vmax=limit)
+    ax.set_xlabel("mean place, the row face-up against basic's row (negative: better)")
+    ax.set_title("The swap: face-up rows, best first (green: on the chart)")
+    ax = fig.add_subplot(grid[1, 1])
+    grid_values = np.array([[_find(rows, "pickup", f"{k}:{r}")[0].mean for r in PICKUP_RANKS] for k in PICKUP_SIZES])
+    limit = max(0.01, float(np.nanmax(np.abs(grid_values)))) if np.isfinite(grid_values).any() else 0.01
+    image = ax.imshow(grid_values, cmap="RdYlGn_r", vmin=-limit, vmax=limit)
     for i, k in enumerate(PICKUP_SIZES):
         for j, r in enumerate(PICKUP_RANKS):
             x = _find(rows, "pickup", f"{k}:{r}")[0]
             ax.text(j, i, ("* " if _beats(x) or _costs(x) else "") + format_number(x.mean, 3, True), ha="center",
                     va="center", fontsize=8)
-    ax.set_xticks(range(len(PICKUP_RANKS)), [f"{r}+" for r in PICKUP_RANKS])
-    ax.set_yticks(range(len(PICKUP_SIZES)), [f"1-{k} cards" for k in PICKUP_SIZES])
-    ax.set_title("Pickups: always picking up such piles\nagainst never by choice (* significant)")
+    ax.set_xticks(range(len(PICKUP_RANKS)), [f"{r} or higher" for r in PICKUP_RANKS], fontsize=8)
+    ax.set_yticks(range(len(PICKUP_SIZES)), [f"1-{k} cards" for k in PICKUP_SIZES], fontsize=8)
+    ax.set_title("Picking up such piles on purpose, against never\n(mean place; * significant; red: worse)")
     fig.colorbar(image, ax=ax, shrink=0.7, label="mean place (negative: better)")
-    ax = axes[1, 0]
-    items = [(f"burn from {k}", _find(rows, "burn", str(k))[0]) for k in BURN_SIZES]
-    items += [(f"copies <= {k}", _find(rows, "copies", str(k))[0]) for k in COPIES]
-    items += [(f"keep {c.key} in hand", x) for c, x, _, _ in rows if c.section == "keep"]
-    _bars(ax, items, "burning (against saving 10s), copies (against own),\nranks kept in hand (against basic's row)")
-    ax = axes[1, 1]
-    items = [(f"memory: {name}", _find(rows, "counting", name)[0]) for name, _ in COUNTING]
-    items += [("chart player", _find(rows, "chart", "chart")[0]), ("strong player", _find(rows, "chart", "strong")[0])]
-    _bars(ax, items, "Against basic in the same seat: counting (learned players),\nthe chart player, the strong player")
-    fig.suptitle(f"{played.spec.title} (at strong play: {strong_spec(played.spec)}; 95% CIs, Holm-adjusted)")
+    ax = fig.add_subplot(grid[2, 1])
+    items = [(f"burn from {k} cards", _find(rows, "burn", str(k))[0]) for k in BURN_SIZES]
+    items += [(f"at most {k} a play (talon)", _find(rows, "copies", str(k))[0]) for k in COPIES]
+    items += [(f"keep {c.key}s in hand", x) for c, x, _, _ in rows if c.section == "keep"]
+    items += [(f"a 2 rather than {r}" + ("" if r == "A" else "+"), _find(rows, "order", r)[0]) for r in ORDER_RANKS]
+    items += [(f"memory: {name}", _find(rows, "counting", name)[0]) for name, _ in COUNTING]
+    _bars(ax, items, "Burning (against saving 10s), copies (against own), ranks kept\n(against basic's row), "
+                     "play order and memory (against basic)")
+    fig.suptitle(f"{played.spec.title} (at strong play: {strong_spec(played.spec)}; 95% CIs, Holm-adjusted)",
+                 fontsize=13)
     return save_png(fig, path)
 
 
@@ -693,6 +785,7 @@ def rules_from_csv(path) -> ChartRules:
     pickup = [r["key"].split(":") for r in picked if r["section"] == "pickup"]
     burn = [int(r["key"]) for r in picked if r["section"] == "burn"]
     copies = [int(r["key"]) for r in picked if r["section"] == "copies"]
+    order = [r["key"] for r in picked if r["section"] == "order"]
     return ChartRules(rows=tuple(k for _, k in rows), keep=tuple(r["key"] for r in picked if r["section"] == "keep"),
                       pickup=(int(pickup[0][0]), pickup[0][1]) if pickup else None, burn=burn[0] if burn else None,
-                      copies=copies[0] if copies else None)
+                      copies=copies[0] if copies else None, two_from=order[0] if order else None)

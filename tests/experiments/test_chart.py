@@ -24,7 +24,7 @@ from idiotsim.experiments import chart_design as cd
 from idiotsim.experiments.spec import load_spec, row_ranks, row_text
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, swap_best
-from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN
+from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN, TWO
 from idiotsim.game.moves import PICKUP, list_swap_moves, play
 from idiotsim.game.rules import Rules
 from idiotsim.strategies import chart
@@ -90,12 +90,15 @@ def test_the_rules_come_from_the_cells():
             _row("pickup", "1:K", -0.03, -0.05, -0.01, significant), _row("pickup-own", "1:K", 0.0, -0.01, 0.01, none),
             _row("pickup", "3:9", -0.05, -0.07, -0.03, significant), _row("pickup-own", "3:9", 0.03, 0.01, 0.05, significant),
             _row("burn", "never", 0.0, -0.01, 0.01, none), _row("burn", "8", -0.01, -0.03, 0.01, none),
-            _row("burn-own", "8", 0.0, -0.01, 0.01, none), _row("copies", "1", 0.04, 0.02, 0.06, significant)]
+            _row("burn-own", "8", 0.0, -0.01, 0.01, none), _row("copies", "1", 0.04, 0.02, 0.06, significant),
+            _row("order", "K", -0.01, -0.02, -0.005, significant), _row("order", "A", -0.02, -0.03, -0.01, significant),
+            _row("order", "Q", -0.03, -0.07, 0.01, none)]
     rules = cd.chart_rules(rows, spec)
     assert rules.rows == ("10-K-A", "5-5-10")  # significant and better, best first
     assert rules.keep == ("2",)
     assert rules.pickup == (1, "K")  # 3:9 beats never but costs the strong player
     assert rules.burn is None and rules.copies is None
+    assert rules.two_from == "A"  # the best of the significant ones
 
 
 def test_the_chart_player_follows_the_committed_page():
@@ -104,6 +107,7 @@ def test_the_chart_player_follows_the_committed_page():
     assert chart.KEEP_IN_HAND == rules.keep
     assert (chart.PICKUP_MAX, RANK_NAMES[chart.PICKUP_MIN_RANK]) == (rules.pickup or (0, "K"))
     assert chart.BURN_FROM == (rules.burn or 0) and chart.COPIES_MAX == (rules.copies or 0)
+    assert chart.TWO_FROM == (RANK_OF_NAME[rules.two_from] if rules.two_from else 0)
 
 
 def _positions(decision, games=40):
@@ -143,7 +147,7 @@ def test_the_chart_player_lays_the_best_listed_row_else_basics_row_keeping_its_r
 def test_the_chart_players_turns_follow_its_tables():
     seat = load_strategy("chart")
     rng = np.zeros(1, np.uint64)
-    seen = {"pickup": 0, "burn": 0, "copies": 0, "basic": 0}
+    seen = {"pickup": 0, "burn": 0, "order": 0, "copies": 0, "basic": 0}
     for obs, hand in _positions(ob.TURN, games=60):
         move = int(seat.decide(obs, hand, seat.params, rng))
         basic = basic_turn(obs, hand)
@@ -157,6 +161,11 @@ def test_the_chart_players_turns_follow_its_tables():
                 and (obs[ob.LEGAL] >> TEN) & 1 and obs[ob.SOURCE] != ob.SRC_BLIND:
             assert move == play(TEN, 1, 0)
             seen["burn"] += 1
+        elif chart.TWO_FROM and basic >= 0 and basic & 15 not in (TWO, TEN) and basic & 15 >= chart.TWO_FROM \
+                and hand[TWO] + (obs[ob.FACEUP + obs[ob.SEAT] * 13 + TWO] if obs[ob.SOURCE] == ob.SRC_FACEUP else 0) > 0 \
+                and obs[ob.SOURCE] != ob.SRC_BLIND:
+            assert move & 15 == TWO
+            seen["order"] += 1
         elif chart.COPIES_MAX and obs[ob.SOURCE] == ob.SRC_HAND and obs[ob.TALON_SIZE] > 0 and basic >= 0 \
                 and (basic >> 4) & 15 > chart.COPIES_MAX and basic >> 8 == 0:
             assert move == play(basic & 15, chart.COPIES_MAX, 0)
@@ -165,7 +174,8 @@ def test_the_chart_players_turns_follow_its_tables():
             assert move == basic
             seen["basic"] += 1
     assert seen["basic"] > 100
-    for name, active in (("pickup", chart.PICKUP_MAX), ("burn", chart.BURN_FROM), ("copies", chart.COPIES_MAX)):
+    for name, active in (("pickup", chart.PICKUP_MAX), ("burn", chart.BURN_FROM), ("order", chart.TWO_FROM),
+                         ("copies", chart.COPIES_MAX)):
         assert (seen[name] > 0) == bool(active)
 
 
@@ -176,3 +186,25 @@ def test_a_cells_interval_is_clustered_by_deal():
     assert math.isclose(x.mean, 5 / 6)
     per_deal = cd.ratio_interval(np.array([0, 2, 3]), np.array([2, 1, 3]))
     assert math.isclose(x.hi, per_deal.hi) and math.isclose(x.lo, per_deal.lo)
+
+
+def test_the_chart_player_with_every_section_off_is_basic():
+    """The play order's cells are basic with one rule (cd.order_spec): with every section off the chart player is basic."""
+    off = load_strategy(f"chart:{cd.BASIC_KNOBS}")
+    rng = np.zeros(1, np.uint64)
+    turns = 0
+    for decision in (ob.SWAP, ob.TURN):
+        for obs, hand in _positions(decision, games=20):
+            expected = swap_best(obs, hand, BASIC_PREFERENCE) if decision == ob.SWAP else basic_turn(obs, hand)
+            assert int(off.decide(obs, hand, off.params, rng)) == expected
+            turns += decision == ob.TURN
+    assert turns > 100
+    two = load_strategy(cd.order_spec("A"))
+    changed = 0
+    for obs, hand in _positions(ob.TURN, games=60):
+        basic = basic_turn(obs, hand)
+        move = int(two.decide(obs, hand, two.params, rng))
+        if move != basic:
+            changed += 1
+            assert basic & 15 == RANK_OF_NAME["A"] and move & 15 == TWO
+    assert changed > 0
