@@ -8,35 +8,44 @@ The page (every cell measured at strong play, ``idiotsim.experiments.chart_desig
 - PICKUPS (R14): in the hand phase, a pile of 1..PICKUP_MAX cards whose every card is a 2 or an ordinary rank
   >= PICKUP_MIN_RANK is picked up (PICKUP_MAX 0: never by choice).
 - BURNING: a 10 as soon as the pile holds BURN_FROM cards (0: only when nothing else may be played).
+- THE PLAY ORDER: a 2 (every copy) rather than the lowest legal ordinary rank when that rank is TWO_FROM or
+  higher; with STOP, when the next player still in is down to face-up cards, the lowest legal ordinary rank none
+  of them may follow; with SAVE_SPECIALS, a pickup of a pile of 1..SAVE_SPECIALS cards rather than a 2 or a 10
+  when no ordinary rank may be played (hand phase). 0: basic's order.
 - COPIES: while the talon lasts, a play from the hand holds at most COPIES_MAX cards (0: every copy).
 - Everything else is `basic`'s move: the lowest legal ordinary rank with every copy, then 2s, then 10s.
 
 The constants are the page's verdicts as reports/chart.csv states them (tests/experiments/test_chart.py holds
 them equal). The knobs switch a section off (basic's play in its place), for the page's "what each section is
-worth"; the player the page describes is every knob at its default.
+worth", and set the play order's rules, for its cells; the player the page describes is every knob at its default.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, lowest_blind, play_all, swap_best
-from idiotsim.game.cards import ACE, RANK_OF_NAME, TEN, TWO
-from idiotsim.game.moves import MAX_MOVES, PICKUP, can_play, list_swap_moves, play
-from idiotsim.game.observation import (DECISION, MUST_PLAY, NR, PILE_COUNTS, PILE_SIZE, SOURCE,
+from idiotsim.game.cards import ACE, ORDINARY_MASK, RANK_OF_NAME, TEN, TWO
+from idiotsim.game.moves import MAX_MOVES, PICKUP, can_play, list_swap_moves, play, playable_mask
+from idiotsim.game.observation import (DECISION, FACEUP_SIZE, HAND_SIZE, MUST_PLAY, NR, PILE_COUNTS, PILE_SIZE, SEAT,
+                                       SOURCE,
                                        SRC_HAND, SWAP, TALON_SIZE, TURN)
 from idiotsim.engine.memory import stack_ints
 from idiotsim.jit import kernel
-from idiotsim.strategies.toolkit import Knob, Strategy, knob_ids, strategy_function
+from idiotsim.strategies.toolkit import (Knob, Strategy, faceup_ranks, followers, knob_ids, next_seat_in,
+                                        strategy_function)
 
 # ---- the page (reports/chart.md) -----------------------------------------------------------------------------
 
-SWAP_ROWS = ()  # face-up rows better than basic's, best first
+SWAP_ROWS = ("3-3-10", "4-4-10", "5-5-10", "6-6-10", "7-7-10", "8-8-10", "9-9-10", "7-7-A")  # face-up rows better
+# than basic's, best first
 KEEP_IN_HAND = ()  # ranks kept in hand when no row of the list can be made
 PICKUP_MAX = 0  # pick up piles of 1..PICKUP_MAX cards (0: never by choice) ...
 PICKUP_MIN_RANK = RANK_OF_NAME["K"]  # ... whose every card is a 2 or this ordinary rank or higher
 BURN_FROM = 0  # a 10 as soon as the pile holds this many cards (0: saved while another play is legal)
 COPIES_MAX = 0  # at most this many cards a play from the hand while the talon lasts (0: every copy)
-TWO_FROM = 0  # play a 2 instead of the lowest legal ordinary rank when that rank is this one or higher (0: never)
+TWO_FROM = RANK_OF_NAME["A"]  # the play order: a 2 rather than the lowest legal ordinary rank from this rank id up (0: never)
+STOP = 0  # the play order: 1 the lowest card none of the next player's face-up cards beats, when that is all they have
+SAVE_SPECIALS = 0  # pick up a pile of 1..SAVE_SPECIALS cards rather than spend a 2 or a 10 on it (0: never)
 
 NOT_LISTED = 10_000  # a row the page does not list
 
@@ -75,6 +84,12 @@ KNOBS = (
     Knob("two_from", TWO_FROM, 0, ACE,
          "the play order: a 2 instead of the lowest legal ordinary rank when that rank id (1='3' .. 12='A') is "
          "this one or higher; 0 never (basic)"),
+    Knob("stop", STOP, 0, 1,
+         "the play order: 1 when the next player still in plays from face-up cards, the lowest legal ordinary rank "
+         "that none of them may follow, when there is one; 0 never (basic)"),
+    Knob("save_specials", SAVE_SPECIALS, 0, 52,
+         "pick up a pile of 1..N cards (hand phase) rather than play a 2 or a 10 on it when no ordinary card may "
+         "be played; 0 never (basic)"),
 )
 K = knob_ids(KNOBS)
 
@@ -104,6 +119,21 @@ def strong_pile(obs, min_rank):
 
 
 @kernel
+def stopping_rank(obs, hand, lowest):
+    """When the next player still in plays from face-up cards (no hand): the lowest legal ordinary rank from
+    `lowest` up that none of those cards may follow (they must pick up); -1 when there is none."""
+    nxt = next_seat_in(obs)
+    if nxt == obs[SEAT] or obs[HAND_SIZE + nxt] > 0 or obs[FACEUP_SIZE + nxt] == 0:
+        return -1
+    theirs = faceup_ranks(obs, nxt)
+    ordinary = playable_mask(obs, hand) & ORDINARY_MASK
+    for r in range(lowest, NR):
+        if (ordinary >> r) & 1 and followers(obs, r) & theirs == 0:
+            return r
+    return -1
+
+
+@kernel
 def chart_turn(obs, hand, params):
     basic = basic_turn(obs, hand)
     if obs[MUST_PLAY] >= 0:  # V12: the opening play is basic's
@@ -115,6 +145,13 @@ def chart_turn(obs, hand, params):
     if params[K.burning] != 0 and BURN_FROM > 0 and pile >= BURN_FROM and can_play(obs, hand, TEN):
         return play(TEN, 1, 0)  # one 10 burns the pile; the others wait
     rank = basic & 15
+    if params[K.save_specials] > 0 and basic >= 0 and (rank == TWO or rank == TEN) and from_hand \
+            and 0 < pile <= params[K.save_specials]:
+        return PICKUP
+    if params[K.stop] != 0 and basic >= 0 and rank != TWO and rank != TEN:
+        stop = stopping_rank(obs, hand, rank)
+        if stop >= 0:
+            return play_all(obs, hand, stop)
     if params[K.two_from] > 0 and basic >= 0 and rank != TWO and rank != TEN and rank >= params[K.two_from] \
             and can_play(obs, hand, TWO):  # the play order: a 2 rather than a high ordinary rank
         return play_all(obs, hand, TWO)

@@ -45,7 +45,7 @@ from numba import njit
 from idiotsim.analysis.stats import (ClusterSums, Interval, Moments, adjust_holm, decimals_for, format_p,
                                      mean_interval, ratio_interval)
 from idiotsim.experiments.design import CellTable, Rendered
-from idiotsim.experiments.report_markdown import ANSWER_MARK, source_lines
+from idiotsim.experiments.report_markdown import opening, source_lines
 from idiotsim.experiments.spec import Spec, at_players, row_ranks, row_text, with_knobs
 from idiotsim.experiments.text import csv_value, format_number, format_percent, rules_text
 from idiotsim.game.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME
@@ -60,15 +60,29 @@ BURN_SIZES = (1, 3, 5, 8, 12)  # a 10 as soon as the pile holds N cards
 COPIES = (1, 2)  # at most N cards a play while the talon lasts
 KEEP_RANKS = ("10", "2", "A", "K", "Q", "J", "9", "8", "7")  # ranks basic lays face-up often enough to ask
 CHART_FIRST_DEAL = 1_000_000  # the chart player's fresh deals
+ORDER_FIRST_DEAL = 3_000_000  # the play order's deals (basic's play: engine speed) ...
+ORDER_DEALS = 25  # ... this many times the cells' deals
 SWAP_FIRST_DEAL = 2_000_000  # the deals scanned for the swap rows' and ranks' seats
 SCAN_BLOCK = 20_000  # deals scanned at a time
 MAX_SCAN = 400  # at most this many deals scanned per instance wanted
 CHUNK_GAMES = 2_000  # games per task
 QUICK_GAMES = 40  # each arm's games with --quick
+def _cards(k: int) -> str:
+    """A pile of up to k cards in words: "1 card", "1-2 cards"."""
+    return "1 card" if k == 1 else f"1-{k} cards"
+
+
 ORDER_RANKS = ("J", "Q", "K", "A")  # the play order: a 2 rather than an ordinary rank this high or higher
-BASIC_KNOBS = "swap=0,pickups=0,burning=0,copies=0,two_from=0"  # the chart player with every section off: basic
+SAVE_SIZES = (1, 2)  # the play order: pick up a pile of 1..N cards rather than spend a 2 or a 10 on it
+# the chart player with every section off: basic (tests/experiments/test_chart.py)
+BASIC_KNOBS = "swap=0,pickups=0,burning=0,copies=0,two_from=0,stop=0,save_specials=0"
+ORDER_RULES = tuple((r, f"a 2 rather than {'an' if r == 'A' else 'a'} {r}{'' if r == 'A' else ' or higher'}",
+                     f"two_from={RANK_OF_NAME[r]}") for r in ORDER_RANKS) + (
+    ("stop", "the lowest card the next player's face-up cards cannot beat, when that is all they have", "stop=1"),
+) + tuple((f"save:{k}", f"pick up a pile of {_cards(k)} rather than spend a 2 or a 10 on it",
+           f"save_specials={k}") for k in SAVE_SIZES)  # (key, words, knob) of each play-order cell
 CHART_SECTIONS = (("swap", "swap=0"), ("pickups", "pickups=0"), ("burning", "burning=0"), ("copies", "copies=0"),
-                  ("play order", "two_from=0"))  # the chart player's sections, each switched off by its knob
+                  ("play order", "two_from=0,stop=0,save_specials=0"))  # the chart's sections, each switched off
 COUNTING = (("full", "learned-fast-{players}p"), ("burned 2s and 10s", "learned-fast-specials-{players}p"),
             ("none", "learned-fast-nomem-{players}p"))
 
@@ -235,8 +249,8 @@ def arms_of(spec: Spec) -> dict:
     rotated_arms += [f"{s}+pickup=must:{k}:{r}" for k in PICKUP_SIZES for r in PICKUP_RANKS]
     rotated_arms += [f"{s}+tens={k}" for k in BURN_SIZES] + [f"{s}+copies={k}" for k in COPIES]
     rotated_arms += [at_players(m, spec.players) for _, m in COUNTING]
-    rotated_arms += [order_spec(r) for r in ORDER_RANKS]
-    arms = {"cells": rotated_arms, "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, k in CHART_SECTIONS]}
+    arms = {"cells": rotated_arms, "order": ["basic"] + [order_spec(knob) for _, _, knob in ORDER_RULES],
+            "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, k in CHART_SECTIONS]}
     for row in spec.rows:
         ranks = row_ranks(row)
         up = "/".join(RANK_NAMES[r] for r in sorted(set(ranks)))
@@ -246,9 +260,10 @@ def arms_of(spec: Spec) -> dict:
     return arms
 
 
-def order_spec(rank: str) -> str:
-    """basic with only the play order's rule: a 2 rather than the lowest legal ordinary rank from `rank` up."""
-    return f"chart:{BASIC_KNOBS.replace('two_from=0', f'two_from={RANK_OF_NAME[rank]}')}"
+def order_spec(knob: str) -> str:
+    """basic with one play-order rule of the chart player (`knob`, e.g. two_from=12)."""
+    name = knob.split("=")[0]
+    return "chart:" + ",".join(knob if k.split("=")[0] == name else k for k in BASIC_KNOBS.split(","))
 
 
 def cells_of(spec: Spec) -> list[Cell]:
@@ -280,8 +295,8 @@ def cells_of(spec: Spec) -> list[Cell]:
     cells.append(Cell("counting-diff", "everything", players["full"], players["none"], "full-none"))
     cells.append(Cell("counting-diff", "the burned 2s and 10s", players["burned 2s and 10s"], players["none"],
                       "specials-none"))
-    for r in ORDER_RANKS:
-        cells.append(Cell("order", f"a 2 rather than a {r} or higher", order_spec(r), "basic", r))
+    for key, words, knob in ORDER_RULES:
+        cells.append(Cell("order", words, order_spec(knob), "basic", key))
     cells.append(Cell("chart", "the chart player", "chart", "basic", "chart"))
     cells.append(Cell("chart", "the strong player", s, "basic", "strong"))
     for section, knob in CHART_SECTIONS:
@@ -296,6 +311,8 @@ def range_of(spec: Spec, cell: Cell) -> str:
         return f"keep {cell.name}"
     if cell.section in ("chart", "chart-section"):
         return "chart"
+    if cell.section == "order":
+        return "order"
     return "cells"
 
 
@@ -323,7 +340,8 @@ class ChartDesign:
         rows = [row_ranks(r) for r in spec.rows]
         row_seats, keep_seats, same = find_seats(rules, spec.seed, rows, [RANK_OF_NAME[r] for r in KEEP_RANKS],
                                                  deals * n)
-        seats = {"cells": rotated(0, deals, n), "chart": rotated(CHART_FIRST_DEAL, deals, n)}
+        seats = {"cells": rotated(0, deals, n), "order": rotated(ORDER_FIRST_DEAL, ORDER_DEALS * deals, n),
+                 "chart": rotated(CHART_FIRST_DEAL, deals, n)}
         for ranks in rows:
             seats[f"row {row_text(ranks)}"] = row_seats[ranks]
         for name in KEEP_RANKS:
@@ -345,7 +363,7 @@ class ChartDesign:
             a = played.places[(cell.arm, where)].astype(np.int64)
             b = played.places[(cell.reference, where)].astype(np.int64)
             diff = a - b
-            if where in ("cells", "chart"):
+            if where in ("cells", "order", "chart"):
                 moments = Moments()
                 moments.add(diff.reshape(-1, n).sum(axis=1))
                 interval = mean_interval(moments, n)
@@ -364,7 +382,7 @@ class ChartDesign:
         plot = _plot(played, rows, rules, Path(out_dir) / f"{played.spec.name}.png")
         games = games_in_all(played)
         return Rendered(_markdown(played, rows, rules, answer, plot.name), _csv(played, rows, games), answer, games,
-                        files=[plot], table=_main_figures(rows))
+                        files=[plot], table=_main_figures(rows), plain=_plain(played, rows, rules))
 
 
 def _clustered_mean(deal: np.ndarray, diff: np.ndarray) -> Interval:
@@ -392,6 +410,8 @@ class ChartRules:
     burn: int | None = None  # a 10 as soon as the pile holds this many cards (None: save 10s)
     copies: int | None = None  # at most this many cards a play while the talon lasts (None: every copy)
     two_from: str | None = None  # the play order: a 2 rather than an ordinary rank this high or higher (None: never)
+    stop: bool = False  # the play order: the lowest card the next player's face-up cards cannot beat
+    save_specials: int | None = None  # pick up a pile of 1..N cards rather than spend a 2 or a 10 on it (None: never)
 
 
 def _beats(x: Interval) -> bool:
@@ -412,14 +432,17 @@ def chart_rules(rows: list, spec: Spec) -> ChartRules:
     burns = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "burn" and c.key != "never" and _beats(x)
              and not _costs(by[("burn-own", c.key)])]
     copies = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "copies" and _beats(x)]
-    order = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "order" and _beats(x)]
+    order = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "order" and c.key in ORDER_RANKS and _beats(x)]
+    stop = any(c.section == "order" and c.key == "stop" and _beats(x) for c, x, _, _ in rows)
+    save = [(x.mean, c.key) for c, x, _, _ in rows if c.section == "order" and c.key.startswith("save:") and _beats(x)]
     pickup = None
     if pickups:
         n, r = min(pickups)[1].split(":")
         pickup = (int(n), r)
     return ChartRules(rows=tuple(k for _, k in swap), keep=keep, pickup=pickup,
                       burn=int(min(burns)[1]) if burns else None, copies=int(min(copies)[1]) if copies else None,
-                      two_from=min(order)[1] if order else None)
+                      two_from=min(order)[1] if order else None, stop=stop,
+                      save_specials=int(min(save)[1].split(":")[1]) if save else None)
 
 
 # ---- the page ------------------------------------------------------------------------------------------------
@@ -433,7 +456,13 @@ def _diff(x: Interval, least: int = 3) -> str:
     if math.isnan(x.lo):
         return format_number(x.mean, least, True) + " (too few to judge)"
     d = decimals_for(x.lo, x.hi, least)
-    return f"{format_number(x.mean, d, True)} ({format_number(x.lo, d, True)} to {format_number(x.hi, d, True)})"
+    return f"{_signed(x.mean, d)} ({_signed(x.lo, d)} to {_signed(x.hi, d)})"
+
+
+def _signed(v: float, digits: int) -> str:
+    """A signed number, but a bare 0.000 where it rounds to zero (never "+0.000" or "-0.000")."""
+    text = format_number(v, digits, True)
+    return text.lstrip("+-") if text.lstrip("+-") == "0." + "0" * digits else text
 
 
 def _mark(x: Interval) -> str:
@@ -471,6 +500,11 @@ def _rank_word(name: str) -> str:
     return {"A": "an A", "J": "a J", "Q": "a Q", "K": "a K", "8": "an 8"}.get(name, f"a {name}")
 
 
+def _low_pairs(rows_on_chart) -> list[str]:
+    """The pairs that a chart's rows lay beside a 10 ("3" for 3-3-10), in the list's order."""
+    return [r.split("-")[0] for r in rows_on_chart if r.endswith("-10") and r.split("-")[0] == r.split("-")[1]]
+
+
 def _rules_lines(rows: list, rules: ChartRules) -> list[str]:
     """The chart itself: what a player memorises, one numbered line a section."""
     listed = ", ".join(rules.rows)
@@ -479,12 +513,20 @@ def _rules_lines(rows: list, rules: ChartRules) -> list[str]:
             if rules.rows else "Lay face-up")
     swap += " your three best cards, 10 before 2 before A, K, Q, ... down to 3"
     swap += f", but keep your {keep} in hand (face-up only if the hand has no room)." if keep else "."
+    pairs = _low_pairs(rules.rows)
+    if len(pairs) >= 3:
+        swap += (f" In short: a pair of {pairs[0]}s to {pairs[-1]}s beside a 10 lies face-up, the lower pair "
+                 "first, and the high cards stay in hand.")
     play = "The lowest card you may play, with every copy of it"
     if rules.two_from:
-        play += (f"; but a 2 rather than {_rank_word(rules.two_from)}" if rules.two_from == "A" else
-                 f"; but a 2 rather than {_rank_word(rules.two_from)} or higher")
-        play += " when the lowest card you may play is that high"
-    play += "; otherwise 2s, and a 10 last."
+        play += (f"; but when that is {_rank_word(rules.two_from)}"
+                 + ("" if rules.two_from == "A" else " or higher") + ", a 2 instead if you hold one")
+    if rules.stop:
+        play += ("; when the next player has only face-up cards left, the lowest card none of them can beat, if "
+                 "you hold one")
+    play += "; otherwise 2s, and a 10 last"
+    play += (f", but pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it."
+             if rules.save_specials else ".")
     pickup = (f"Pick up a pile of 1 to {rules.pickup[0]} cards by choice when every card in it is "
               f"{rules.pickup[1]} or higher, or a 2 (while you play from your hand)." if rules.pickup else
               "Never pick up the pile by choice.")
@@ -507,9 +549,8 @@ def _answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     share = _share(chart, strong, played)
     n = played.spec.players
     lead = ("A player who follows this page finishes " +
-            (f"{_diff(chart)} places a game better than a beginner (`basic`)" if _beats(chart) else
-             f"no better than a beginner (`basic`): {_diff(chart)} places a game" if not _costs(chart) else
-             f"worse than a beginner (`basic`): {_diff(chart)} places a game"))
+            ("better than" if _beats(chart) else "worse than" if _costs(chart) else "no better than") +
+            f" a beginner (`basic`) at {n} players: {_diff(chart)} in mean place a game")
     parts = [f"lay face-up the first of {len(rules.rows)} listed rows you can make" if rules.rows
              else "lay your best cards face-up"]
     if rules.keep:
@@ -517,23 +558,48 @@ def _answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     if rules.two_from:
         parts.append(f"play a 2 rather than {_rank_word(rules.two_from)}"
                      + ("" if rules.two_from == "A" else " or higher"))
+    if rules.stop:
+        parts.append("stop a next player who is down to face-up cards")
+    if rules.save_specials:
+        parts.append(f"pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it")
     parts.append(f"pick up piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher and 2s"
                  if rules.pickup else "never pick up by choice")
     parts.append(f"burn with a 10 from {rules.burn} cards on" if rules.burn else "save your 10s")
     parts.append(f"play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time while the talon "
                  "lasts" if rules.copies else "play every copy")
-    return (f"{lead} at {n} players, {_percent(share)} of what the strong player gains ({_diff(strong)}): "
+    return (f"{lead}, {_percent(share)} of what the strong player gains ({_diff(strong)}); its rules: "
             f"{'; '.join(parts)}.")
+
+
+def _plain(played: PlayedChart, rows: list, rules: ChartRules) -> str:
+    """The page's first sentence: what memorising it is worth, in words a player reads in five seconds."""
+    chart, _, _ = _find(rows, "chart", "chart")
+    strong, _, _ = _find(rows, "chart", "strong")
+    share = _share(chart, strong, played)
+    if not _beats(chart):
+        return ("Memorising this chart gains nothing measurable over a beginner's play (`basic`); the strong "
+                f"player gains {abs(strong.mean):.2f} places a game.")
+    pct = "" if math.isnan(share.mean) else f", about {100 * share.mean:.0f}% of what the strong player gains"
+    rule = ("a 2 rather than " + ("an A" if rules.two_from == "A" else f"a {rules.two_from} or higher")
+            if rules.two_from else None)
+    pairs = _low_pairs(rules.rows)
+    row = ("a low pair and a 10 face-up" if len(pairs) >= 3 else
+           f"the best of {len(rules.rows)} face-up rows" if rules.rows else None)
+    tips = [t for t in (row, rule,
+                        "never pick up by choice" if not rules.pickup else None,
+                        "save your 10s" if not rules.burn else None) if t]
+    return (f"Memorise this chart and you finish about {abs(chart.mean):.2f} places a game better than a beginner "
+            f"(`basic`){pct}: {', '.join(tips)}.")
 
 
 def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, plot_name: str) -> str:
     spec = played.spec
     s = strong_spec(spec)
-    lines = [f"# {spec.title}", "", f"**Question.** {spec.question.strip()}", "", f"{ANSWER_MARK}{answer}", "",
-             "## The chart", "", *_rules_lines(rows, rules), "",
+    lines = opening(spec.title, _plain(played, rows, rules), spec.question, answer)
+    lines += ["## The chart", "", *_rules_lines(rows, rules), "",
              "A rule is on the chart where it beats the beginner's rule at strong play with a Holm-adjusted p below "
-             "0.05 and does not cost the strong player measurably against its own choice; everything else is the "
-             "beginner's rule, which no cell beat. The sections below give every cell the page rests on.", "",
+             "0.05 and does not cost the strong player measurably against its own choice; where no rule did, the "
+             "chart keeps the beginner's rule. The sections below give every cell the page rests on.", "",
              f"Every cell is measured at strong play unless it says otherwise: the strong player is `{s}` (the "
              "learned player that searches its close turns), constrained to the rule (docs/strategies.md, "
              "\"Constraints\"), in every seat of a deal in turn with `basic` in the others. Each number is a paired "
@@ -585,18 +651,16 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
             verdict = "**keep in hand**" if c.key in rules.keep else _mark(x)
             lines.append(f"| {c.key} | {_diff(x)} | {seats:,} | {verdict} |")
     lines += ["", "## The play order", "",
-              "No constraint of the strong player's play order exists (it would leave the search nothing to "
-              "choose), so this section is measured on the beginner's play: `basic` that plays a 2 rather than "
-              "the lowest ordinary card it may play when that card is the rank given or higher, against `basic`, "
-              "on the pickup, burning and copies cells' deals. "
-              + (f"On the chart: a 2 rather than {_rank_word(rules.two_from)}"
-                 + ("." if rules.two_from == "A" else " or higher.") if rules.two_from else
-                 "No such rule beats basic's order: play the lowest card."), "",
-              "| a 2 rather than | against basic |", "|---|---|"]
-    for r in ORDER_RANKS:
-        x, _, _ = _find(rows, "order", r)
-        name = f"{r} or higher" if r != "A" else "an A"
-        lines.append(f"| {'**' + name + '**' if rules.two_from == r else name} | {_diff(x)} |")
+              "No constraint of the strong player's play order exists (it would leave the search little to "
+              "choose), so these rules are measured on the beginner's play, as the chart player plays them: "
+              f"`basic` with the one rule against `basic`, on deals of their own, {ORDER_DEALS} times as many as "
+              "the strong player's cells (Size). A bold rule is on the chart.", "",
+              "| rule | against basic | verdict |", "|---|---|---|"]
+    for key, words, _ in ORDER_RULES:
+        x, _, _ = _find(rows, "order", key)
+        on = key in (rules.two_from, "stop" if rules.stop else None, f"save:{rules.save_specials}")
+        lines.append(f"| {'**' + words + '**' if on else words} | {_diff(x)} | "
+                     f"{'**on the chart**' if on else _mark(x)} |")
     lines += ["", "## Voluntary pickups (R14)", "",
               "Picking up, in the hand phase, every pile of 1 to N cards whose cards are all 2s or of the rank "
               "given or higher, against never picking up by choice (the beginner's rule); below it (own), the same "
@@ -614,7 +678,7 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
             y, _, _ = _find(rows, "pickup-own", f"{k}:{r}")
             text = f"{_diff(x)}<br>own: {_diff(y)}"
             cells.append(f"**{text}**" if rules.pickup == (k, r) else text)
-        lines.append(f"| 1-{k} cards | " + " | ".join(cells) + " |")
+        lines.append(f"| {_cards(k)} | " + " | ".join(cells) + " |")
     lines += ["", f"Never picking up by choice against the strong player's own pickups: {_diff(never)}.", ""]
     lines += ["## Burning with a 10", "",
               "A 10 as soon as the pile holds N cards (saved below), against saving 10s while another play is "
@@ -625,7 +689,7 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
     for k in BURN_SIZES:
         x, _, _ = _find(rows, "burn", str(k))
         y, _, _ = _find(rows, "burn-own", str(k))
-        lines.append(f"| from {k} cards | {_diff(x)} | {_diff(y)} |")
+        lines.append(f"| from {k} card{'s' if k > 1 else ''} | {_diff(x)} | {_diff(y)} |")
     save, _, _ = _find(rows, "burn", "never")
     lines += ["", f"Saving 10s against the strong player's own choice: {_diff(save)}.", "",
               "## Copies while the talon lasts", "",
@@ -660,12 +724,15 @@ def _size_text(played: PlayedChart) -> str:
     deals = [len(np.unique(v.deal)) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
     caveat = (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + \
              (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "")
-    return (f"{played.deals:,} deals, each at every seat, for the play order, pickup, burning, copies and counting "
-            f"cells ({played.deals * spec.players:,} games an arm); the same number of fresh deals for the chart "
-            f"player; {min(seats):,} to {max(seats):,} seats (from {min(deals):,} to {max(deals):,} deals) for each "
-            f"face-up row and rank kept in hand (the first seats of deals from {SWAP_FIRST_DEAL:,} on that hold "
-            f"it, every arm of a row on the same seats); {games_in_all(played):,} games in all{caveat}. Rules: "
-            f"{rules_text(spec.points[0].rules) or 'canonical'}; seed {spec.seed}.")
+    span = f"{min(seats):,}" if min(seats) == max(seats) else f"{min(seats):,} to {max(seats):,}"
+    return (f"{played.deals:,} deals, each at every seat, for the pickup, burning, copies and counting cells "
+            f"({played.deals * spec.players:,} games an arm); the same number of fresh deals for the chart player; "
+            f"{ORDER_DEALS * played.deals:,} deals, each at every seat, for the play order (played at engine speed: "
+            f"{ORDER_DEALS * played.deals * spec.players:,} games an arm); {span} seats (from {min(deals):,} to "
+            f"{max(deals):,} deals) for each face-up row and rank kept in hand (the first seats of deals from "
+            f"{SWAP_FIRST_DEAL:,} on that hold it, every arm of a row on the same seats); "
+            f"{games_in_all(played):,} games in all{caveat}. Rules: {rules_text(spec.points[0].rules) or 'canonical'}; "
+            f"seed {spec.seed}.")
 
 
 CSV_COLUMNS = ("section", "cell", "key", "arm", "reference", "seats", "differs", "mean", "lo", "hi", "p", "p_holm",
@@ -677,7 +744,8 @@ def _on_chart(cell: Cell, rules: ChartRules) -> bool:
             or (cell.section == "pickup" and rules.pickup is not None and cell.key == f"{rules.pickup[0]}:"
                 f"{rules.pickup[1]}") or (cell.section == "burn" and cell.key == str(rules.burn))
             or (cell.section == "copies" and cell.key == str(rules.copies))
-            or (cell.section == "order" and cell.key == rules.two_from))
+            or (cell.section == "order" and cell.key in (rules.two_from, "stop" if rules.stop else None,
+                                                         f"save:{rules.save_specials}")))
 
 
 def _csv(played: PlayedChart, rows: list, games: int) -> str:
@@ -705,16 +773,17 @@ def _plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -> Pat
     import matplotlib.pyplot as plt
 
     from idiotsim.analysis.figures import save_png
-    fig = plt.figure(figsize=(14, 17))
-    grid = fig.add_gridspec(3, 2, height_ratios=[0.62, 1.25, 1.0])
+    fig = plt.figure(figsize=(14, 18))
+    grid = fig.add_gridspec(3, 2, height_ratios=[0.45, 1.25, 1.0])
     card = fig.add_subplot(grid[0, :])
     card.axis("off")
     chart, _, _ = _find(rows, "chart", "chart")
     strong, _, _ = _find(rows, "chart", "strong")
-    text = [f"THE CHART ({played.spec.players} players)"]
-    for line in _rules_lines(rows, rules)[:5]:
-        plain = line.replace("**", "")
-        text += textwrap.wrap(plain, 118, subsequent_indent="    ")
+    text = [f"THE CHART: {played.spec.title}", f"(every cell measured at strong play, {strong_spec(played.spec)}, "
+                                                f"with its 95% CI, Holm-adjusted; see chart.md)", ""]
+    for line in _rules_lines(rows, rules):
+        plain = line.replace("**", "").replace("`", "")
+        text += textwrap.wrap(plain, 118, subsequent_indent="   ")
     text += ["", *textwrap.wrap(f"Worth: {_diff(chart)} places a game against basic on fresh deals (negative: better); "
                                 f"the strong player {_diff(strong)}; the chart recovers "
                                 f"{_percent(_share(chart, strong, played))} of its gain.", 118)]
@@ -746,19 +815,21 @@ def _plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -> Pat
             ax.text(j, i, ("* " if _beats(x) or _costs(x) else "") + format_number(x.mean, 3, True), ha="center",
                     va="center", fontsize=8)
     ax.set_xticks(range(len(PICKUP_RANKS)), [f"{r} or higher" for r in PICKUP_RANKS], fontsize=8)
-    ax.set_yticks(range(len(PICKUP_SIZES)), [f"1-{k} cards" for k in PICKUP_SIZES], fontsize=8)
+    ax.set_yticks(range(len(PICKUP_SIZES)), [_cards(k) for k in PICKUP_SIZES], fontsize=8)
     ax.set_title("Picking up such piles on purpose, against never\n(mean place; * significant; red: worse)")
     fig.colorbar(image, ax=ax, shrink=0.7, label="mean place (negative: better)")
     ax = fig.add_subplot(grid[2, 1])
-    items = [(f"burn from {k} cards", _find(rows, "burn", str(k))[0]) for k in BURN_SIZES]
+    items = [(f"burn from {k} card{'s' if k > 1 else ''}", _find(rows, "burn", str(k))[0]) for k in BURN_SIZES]
     items += [(f"at most {k} a play (talon)", _find(rows, "copies", str(k))[0]) for k in COPIES]
     items += [(f"keep {c.key}s in hand", x) for c, x, _, _ in rows if c.section == "keep"]
-    items += [(f"a 2 rather than {r}" + ("" if r == "A" else "+"), _find(rows, "order", r)[0]) for r in ORDER_RANKS]
+    short = {"stop": "stop the next player"} | {r: f"a 2 rather than {r}" + ("" if r == "A" else "+")
+                                                  for r in ORDER_RANKS}
+    items += [(short[key] if key in short else f"pick up {_cards(int(key[5:]))}, not a 2/10",
+               _find(rows, "order", key)[0])
+              for key, _, _ in ORDER_RULES]
     items += [(f"memory: {name}", _find(rows, "counting", name)[0]) for name, _ in COUNTING]
     _bars(ax, items, "Burning (against saving 10s), copies (against own), ranks kept\n(against basic's row), "
                      "play order and memory (against basic)")
-    fig.suptitle(f"{played.spec.title} (at strong play: {strong_spec(played.spec)}; 95% CIs, Holm-adjusted)",
-                 fontsize=13)
     return save_png(fig, path)
 
 
@@ -785,7 +856,10 @@ def rules_from_csv(path) -> ChartRules:
     pickup = [r["key"].split(":") for r in picked if r["section"] == "pickup"]
     burn = [int(r["key"]) for r in picked if r["section"] == "burn"]
     copies = [int(r["key"]) for r in picked if r["section"] == "copies"]
-    order = [r["key"] for r in picked if r["section"] == "order"]
+    order = [r["key"] for r in picked if r["section"] == "order" and r["key"] in ORDER_RANKS]
+    save = [int(r["key"].split(":")[1]) for r in picked if r["section"] == "order" and r["key"].startswith("save:")]
     return ChartRules(rows=tuple(k for _, k in rows), keep=tuple(r["key"] for r in picked if r["section"] == "keep"),
                       pickup=(int(pickup[0][0]), pickup[0][1]) if pickup else None, burn=burn[0] if burn else None,
-                      copies=copies[0] if copies else None, two_from=order[0] if order else None)
+                      copies=copies[0] if copies else None, two_from=order[0] if order else None,
+                      stop=any(r["section"] == "order" and r["key"] == "stop" for r in picked),
+                      save_specials=save[0] if save else None)

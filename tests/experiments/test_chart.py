@@ -25,10 +25,11 @@ from idiotsim.experiments.spec import load_spec, row_ranks, row_text
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, swap_best
 from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN, TWO
-from idiotsim.game.moves import PICKUP, list_swap_moves, play
+from idiotsim.game.moves import PICKUP, legal_mask, list_swap_moves, play
 from idiotsim.game.rules import Rules
 from idiotsim.strategies import chart
 from idiotsim.strategies.loading import load_strategy
+from idiotsim.strategies.toolkit import next_seat_in
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 RULES = Rules(players=4)
@@ -108,6 +109,7 @@ def test_the_chart_player_follows_the_committed_page():
     assert (chart.PICKUP_MAX, RANK_NAMES[chart.PICKUP_MIN_RANK]) == (rules.pickup or (0, "K"))
     assert chart.BURN_FROM == (rules.burn or 0) and chart.COPIES_MAX == (rules.copies or 0)
     assert chart.TWO_FROM == (RANK_OF_NAME[rules.two_from] if rules.two_from else 0)
+    assert chart.STOP == int(rules.stop) and chart.SAVE_SPECIALS == (rules.save_specials or 0)
 
 
 def _positions(decision, games=40):
@@ -147,7 +149,7 @@ def test_the_chart_player_lays_the_best_listed_row_else_basics_row_keeping_its_r
 def test_the_chart_players_turns_follow_its_tables():
     seat = load_strategy("chart")
     rng = np.zeros(1, np.uint64)
-    seen = {"pickup": 0, "burn": 0, "order": 0, "copies": 0, "basic": 0}
+    seen = {"pickup": 0, "burn": 0, "save": 0, "stop": 0, "order": 0, "copies": 0, "basic": 0}
     for obs, hand in _positions(ob.TURN, games=60):
         move = int(seat.decide(obs, hand, seat.params, rng))
         basic = basic_turn(obs, hand)
@@ -161,6 +163,17 @@ def test_the_chart_players_turns_follow_its_tables():
                 and (obs[ob.LEGAL] >> TEN) & 1 and obs[ob.SOURCE] != ob.SRC_BLIND:
             assert move == play(TEN, 1, 0)
             seen["burn"] += 1
+        elif chart.SAVE_SPECIALS and basic >= 0 and basic & 15 in (TWO, TEN) and obs[ob.SOURCE] == ob.SRC_HAND \
+                and 0 < pile <= chart.SAVE_SPECIALS:
+            assert move == PICKUP
+            seen["save"] += 1
+        elif chart.STOP and basic >= 0 and basic & 15 not in (TWO, TEN) and move != basic and move & 15 != TWO:
+            nxt = next_seat_in(obs)
+            assert obs[ob.HAND_SIZE + nxt] == 0 and move & 15 > basic & 15
+            theirs = [r for r in range(13) if obs[ob.FACEUP + 13 * nxt + r] > 0]
+            beaters = legal_mask(move & 15, obs[ob.LOW_RANK], obs[ob.TEN_ONLY_ON_LOWER] != 0)
+            assert theirs and not any((beaters >> r) & 1 for r in theirs)
+            seen["stop"] += 1
         elif chart.TWO_FROM and basic >= 0 and basic & 15 not in (TWO, TEN) and basic & 15 >= chart.TWO_FROM \
                 and hand[TWO] + (obs[ob.FACEUP + obs[ob.SEAT] * 13 + TWO] if obs[ob.SOURCE] == ob.SRC_FACEUP else 0) > 0 \
                 and obs[ob.SOURCE] != ob.SRC_BLIND:
@@ -174,8 +187,8 @@ def test_the_chart_players_turns_follow_its_tables():
             assert move == basic
             seen["basic"] += 1
     assert seen["basic"] > 100
-    for name, active in (("pickup", chart.PICKUP_MAX), ("burn", chart.BURN_FROM), ("order", chart.TWO_FROM),
-                         ("copies", chart.COPIES_MAX)):
+    for name, active in (("pickup", chart.PICKUP_MAX), ("burn", chart.BURN_FROM), ("save", chart.SAVE_SPECIALS),
+                         ("stop", chart.STOP), ("order", chart.TWO_FROM), ("copies", chart.COPIES_MAX)):
         assert (seen[name] > 0) == bool(active)
 
 
@@ -199,7 +212,7 @@ def test_the_chart_player_with_every_section_off_is_basic():
             assert int(off.decide(obs, hand, off.params, rng)) == expected
             turns += decision == ob.TURN
     assert turns > 100
-    two = load_strategy(cd.order_spec("A"))
+    two = load_strategy(cd.order_spec("two_from=12"))
     changed = 0
     for obs, hand in _positions(ob.TURN, games=60):
         basic = basic_turn(obs, hand)
