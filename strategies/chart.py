@@ -174,8 +174,8 @@ def decide(obs, hand, params, rng):
 STRATEGY = Strategy(
     name="chart",
     decide=decide,
-    description="the strategy chart (reports/chart.md) as a player: its face-up rows, pickups, burning and copies, "
-                "basic's move elsewhere",
+    description="the strategy chart (reports/chart.md) as a player: its face-up rows, play order, pickups, burning "
+                "and copies; basic's move elsewhere",
     knobs=KNOBS,
-    looks_at=("own cards", "pile", "the talon"),
+    looks_at=("own cards", "pile", "the talon", "the next player's face-up row (the stop knob)"),
 )

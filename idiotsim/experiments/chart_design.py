@@ -703,9 +703,10 @@ def _markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, p
     lines += ["", "## Counting", "",
               "What remembering the cards that have left play (burned, buried in the pile, picked up in sight) is "
               "worth, asked of the learned players (`learned-fast-*`, 24 hidden units: the gated player has no "
-              "model of each kind): three models of one recipe, each fitted in its own training run with full "
-              "memory, with only the burned 2s and 10s remembered, and with no memory, each against `basic` in "
-              "the same seat, so every control's strength is in the table.", "",
+              "model of each kind): three models of one recipe, none of them a model with inputs zeroed: full "
+              "memory (the shipped model), no memory (trained in its own run, without the memory inputs) and only "
+              "the burned 2s and 10s remembered (fitted on the no-memory run's positions with those inputs), each "
+              "against `basic` in the same seat, so every control's strength is in the table.", "",
               "| memory | against basic |", "|---|---|"]
     for name, model in COUNTING:
         x, _, _ = _find(rows, "counting", name)
