@@ -24,6 +24,7 @@ FAMILY_MODULES = {  # module -> (attributes holding its families, every name the
         "heuristic-tuned-3p", "heuristic-tuned-4p", "heuristic-tuned-5p")),
     "counter": (("STRATEGY",), ("counter", "count-specials")),
     "weighted": (("STRATEGY",), ("weighted", "tuned-2p", "tuned-3p", "tuned-4p", "tuned-5p")),
+    "chart": (("STRATEGY",), ("chart",)),
     "search": (("STRATEGY", "PERFECT_INFO"), (
         "search", "learned-search-2p", "learned-search-3p", "learned-search-4p", "learned-search-5p",
         "search-perfect-info")),

@@ -33,7 +33,7 @@ STRATEGY_LAYERS = (
     ("idiotsim.strategies.registry",),
     ("idiotsim.strategies.basic", "idiotsim.strategies.randomplay", "idiotsim.strategies.heuristic",
      "idiotsim.strategies.counter", "idiotsim.strategies.cascade", "idiotsim.strategies.weighted",
-     "idiotsim.strategies.search", "idiotsim.strategies.learned"),
+     "idiotsim.strategies.search", "idiotsim.strategies.learned", "idiotsim.strategies.chart"),
     ("idiotsim.strategies.toolkit", "idiotsim.strategies.constraints"),
 )
 TOOLS = LAYERS[1]  # independent of each other

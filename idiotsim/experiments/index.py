@@ -180,9 +180,9 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 |---|---|---|
 | `title` | all | title of the report (default: the file name) |
 | `question` | all | the question in words (required) |
-| `design` | all | `paired` (default), `strong` (a paired contrast beside its beginner contrast on the same deals), `seats`, `tournament` or `disagreement` |
+| `design` | all | `paired` (default), `strong` (a paired contrast beside its beginner contrast on the same deals), `seats`, `tournament`, `disagreement` or `chart` (the strategy chart: every cell a constrained strong player, `idiotsim/experiments/chart_design.py`) |
 | `players` | all | players at the table (required) |
-| `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, 4 x players for `strong`, players games a deal for `seats`; tournament: rounded up to whole blocks; disagreement: games of basic self-play) |
+| `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, 4 x players for `strong`, players games a deal for `seats`; tournament: rounded up to whole blocks; disagreement: games of basic self-play; chart: each arm's games, players games a deal) |
 | `check_games` | any | a report too large for the suite: CI regenerates it at this many games a setting (a tournament or disagreement spec: in all) and compares it with the committed `check/NAME.*`, which `idiotsim report` writes beside the full-size report |
 | `seed` | all | run seed (required) |
 | `[rules]` | all | docs/rules.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
@@ -195,7 +195,8 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 | `[[fields]]` | paired, strong | tables with `label`, `opponents`, optional `games` (a setting's games in the field; a variant's own `games` caps them) and `share` (that part of a setting's games, 0..1): every setting is played against each field's opponents (in place of `opponents`); the fields are the plot's series |
 | `[beginner]` | strong | the basic-level contrast played on the same deals: `treatment`, `control` (required; a knob sweep sets the knob in `treatment` too), `opponents` (default `["basic"]`), `label`, `report` (the name of the basic-level report, for the tips table) |
 | `reference` | strong | a strategy (`basic`) played in the focal seat among the strong arms' opponents on the same deals: each strong arm's strength is its mean place minus the reference's, and a control weaker than it is named in the report's first sentence |
-| `strategy` | seats, disagreement | the strategy in every seat (required); disagreement: the search player (a `search` spec; `swap=1` searches the swap too) judged against basic on positions of basic self-play |
+| `strategy` | seats, disagreement, chart | the strategy in every seat (required); disagreement: the search player (a `search` spec; `swap=1` searches the swap too) judged against basic on positions of basic self-play; chart: the strong player every cell is asked of (`learned-search-{players}p`) |
+| `rows` | chart | the face-up rows the chart ranks, e.g. `["10-10-Q", "2-10-A", "K-K-A"]` (required) |
 | `judge` | disagreement | sampled states on which both moves of each disagreement are played to value it (required, 2..100000) |
 | `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset that plays at engine speed (not the search players) |
 | `[sweep]` | paired, strong, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats); paired and strong variants may also give their own `treatment`, `control`, `games`, `fields` (the labels of the [[fields]] they are played in) and, strong only, `level` (`fast`, `strong` or `search`: the tips tables' columns; `strong` by default) |

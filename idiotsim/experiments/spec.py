@@ -13,7 +13,7 @@ from pathlib import Path
 from idiotsim.errors import UserError
 from idiotsim.game.rules import FIELD_NAMES, Rules, coerce_field, read_toml
 
-DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement")
+DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement", "chart")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
 PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
                  "advice", "advice_against")
@@ -23,6 +23,7 @@ DESIGN_FIELDS = {
     "seats": ("strategy", "sweep"),
     "tournament": ("strategies",),
     "disagreement": ("strategy", "judge"),
+    "chart": ("strategy", "rows"),
 }
 REQUIRED = {
     "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
@@ -30,6 +31,7 @@ REQUIRED = {
     "seats": ("question", "strategy", "players", "games", "seed"),
     "tournament": ("question", "strategies", "players", "games", "seed"),
     "disagreement": ("question", "strategy", "judge", "players", "games", "seed"),
+    "chart": ("question", "strategy", "rows", "players", "games", "seed"),
 }
 SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
 SERIES_FIELDS = ("knob", "rule", "values")
@@ -128,6 +130,7 @@ class Spec:
     strategy: str = ""
     strategies: tuple = ()
     judge: int = 0  # disagreement
+    rows: tuple = ()  # chart: the face-up rows it ranks ("10-10-Q")
     check_games: int = 0  # the reduced size CI checks (against reports/check/NAME.*); 0: checked at full size
     fields: tuple = ()  # the labels of the [[fields]] (each point is played in every field)
     beginner: Beginner | None = None  # strong
@@ -232,6 +235,21 @@ def with_knobs(spec: str, knobs: dict) -> str:
         "+" + constraints if constraints else "")
 
 
+def row_ranks(row: str) -> tuple:
+    """The rank ids of a face-up row written "10-10-Q" (three ranks, any order), ascending (a chart's rows)."""
+    from idiotsim.game.cards import RANK_OF_NAME
+    names = row.split("-")
+    if len(names) != 3 or any(n not in RANK_OF_NAME for n in names):
+        raise ValueError(f"a face-up row is three ranks like 10-10-Q, got {row!r}")
+    return tuple(sorted(RANK_OF_NAME[n] for n in names))
+
+
+def row_text(ranks) -> str:
+    """A row as a chart writes it: its ranks in card order 2, 3, ..., 10, J, Q, K, A (10-10-Q, 2-10-A, K-K-A)."""
+    from idiotsim.game.cards import RANK_NAMES
+    return "-".join(RANK_NAMES[r] for r in sorted(ranks))
+
+
 def at_players(spec: str, players: int) -> str:
     return spec.replace(PLAYERS_MARK, str(players))
 
@@ -313,6 +331,22 @@ def load_spec(path) -> Spec:
         if not 2 <= judge <= MAX_JUDGE:
             raise _err(path, "judge", f"must be 2..{MAX_JUDGE}, got {judge}")
         return Spec(**common, strategy=strategy, judge=judge, points=(Point("", "", "", base_rules, strategy=strategy),))
+
+    if design == "chart":
+        strategy = _check_strategy(path, "strategy", data["strategy"], players)
+        rows = data["rows"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+            raise _err(path, "rows", f"must be a non-empty list of face-up rows like '10-10-Q', got {rows!r}")
+        texts = []
+        for i, row in enumerate(rows):
+            try:
+                texts.append(row_text(row_ranks(row.strip())))
+            except ValueError as e:
+                raise _err(path, f"rows[{i}]", str(e)) from None
+        if len(set(texts)) != len(texts):
+            raise _err(path, "rows", "lists a row twice")
+        return Spec(**common, strategy=strategy, rows=tuple(texts),
+                    points=(Point("", "", "", base_rules, strategy=strategy),))
 
     if design in ("paired", "strong"):
         treatment = _check_strategy(path, "treatment", data["treatment"], players)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from idiotsim.runs.chunks import Executor
 from idiotsim.errors import UserError
+from idiotsim.experiments.chart_design import ChartDesign
 from idiotsim.experiments.design import Design
 from idiotsim.experiments.disagreement import DisagreementDesign
 from idiotsim.experiments.index import index_markdown
@@ -19,7 +20,7 @@ from idiotsim.experiments.strong import StrongDesign
 from idiotsim.runs.atomic_files import make_folder, write_atomic
 
 DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), SeatsDesign(), LeaderboardDesign(),
-                                                  DisagreementDesign())}
+                                                  DisagreementDesign(), ChartDesign())}
 CHECK_FOLDER = "check"  # reports/check/NAME.*: the reduced-size results CI compares (a spec's check_games)
 
 
