@@ -49,11 +49,11 @@ from idiotsim.experiments.report_markdown import opening, source_lines
 from idiotsim.experiments.spec import Spec, at_players, row_ranks, row_text, with_knobs
 from idiotsim.experiments.text import csv_value, format_number, format_percent, rules_text
 from idiotsim.game.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME
+from idiotsim.game.observation import NR
 from idiotsim.game.rng import nb_shuffled_deck
 from idiotsim.game.rules import Rules
 from idiotsim.runs.chunks import Executor, map_in_order
 
-NR = 13
 PICKUP_SIZES = (1, 2, 3, 5)  # piles of 1..N cards
 PICKUP_RANKS = ("9", "J", "Q", "K", "A")  # every card a 2 or this rank or higher
 BURN_SIZES = (1, 3, 5, 8, 12)  # a 10 as soon as the pile holds N cards
