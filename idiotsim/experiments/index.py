@@ -68,7 +68,8 @@ def tips_table(written: list) -> list[str]:
     levels = ["| tip | " + " | ".join(words for _, words in LEVEL_COLUMNS) + " |", "|---" * (1 + len(LEVEL_COLUMNS)) + "|"]
     sizes = ["", "### Strong play by table size", "",
              "The gated player (`learned-search-Np`, the learned player searching its close turns) against `basic` "
-             "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count).", "",
+             "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count); a "
+             "tip links to its report by table size.", "",
              "| tip | " + " | ".join(f"{n} players" for n in TABLE_SIZES) + " |", "|---" * (1 + len(TABLE_SIZES)) + "|"]
     controls = ["", "### The controls against basic", "",
                 "Each strong report's control (the player not following the tip) against `basic` in the same seat on "
@@ -77,20 +78,21 @@ def tips_table(written: list) -> list[str]:
                 "with a broken player; its report says so in its first sentence.", "",
                 "| tip | " + " | ".join(words for level, words in LEVEL_COLUMNS if level != "beginner") + " |",
                 "|---" * len(LEVEL_COLUMNS) + "|"]
-    for tip, rows in tips:
+    for tip, by_size, rows in tips:
         link = f"[{tip.spec.advice or tip.spec.title}]({tip.spec.name}.md)"
         levels.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, level, HEADLINE_PLAYERS), level)
                                                     for level, _ in LEVEL_COLUMNS) + " |")
-        sizes.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, "strong", n), "strong")
-                                                   for n in TABLE_SIZES) + " |")
+        sizes.append(f"| [{tip.spec.advice or tip.spec.title}]({by_size.spec.name}.md) | " + " | ".join(
+            _effect_cell(_row(rows, "strong", n), "strong") for n in TABLE_SIZES) + " |")
         controls.append(f"| {link} | " + " | ".join(_strength_cell(_row(rows, level, HEADLINE_PLAYERS))
                                                       for level, _ in LEVEL_COLUMNS if level != "beginner") + " |")
     return head + levels + sizes + controls
 
 
 def _tips(written: list) -> list[tuple]:
-    """(the tip's headline strong report, every CSV row of its strong reports) per basic-level report, in the
-    written order; a row holds its report's first field's settings only (`basic` opponents)."""
+    """(the tip's headline strong report, its report by table size (the headline where it has none), every CSV
+    row of its strong reports) per basic-level report, in the written order; a row holds its report's first
+    field's settings only (`basic` opponents)."""
     by_name = {w.spec.name: w for w in written}
     grouped: dict = {}
     for w in written:
@@ -102,7 +104,9 @@ def _tips(written: list) -> list[tuple]:
         rows = [row for w in reports for row in _csv_rows(w)
                 if row.get("field", "") == (w.spec.fields[0] if w.spec.fields else "")]
         headline = next((w for w in reports if any(p.players == HEADLINE_PLAYERS for p in w.spec.points)), reports[0])
-        tips.append((headline, rows))
+        by_size = next((w for w in reports if w is not headline and len({p.players for p in w.spec.points}) > 1),
+                       headline)
+        tips.append((headline, by_size, rows))
     return tips
 
 
