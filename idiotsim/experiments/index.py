@@ -64,11 +64,13 @@ def tips_table(written: list) -> list[str]:
             "beginner's contrast on the same deals. A cell: the effect on your mean place of following the tip "
             "(negative = better), its 95% CI, and a verdict: **helps** or **hurts** (Holm-adjusted p < 0.05 in its "
             "report) or unclear. The search cross-check plays fewer deals (its intervals are wider). A level a "
-            "report does not ask is \"not asked\" (its report's notes say why).", ""]
+            "report does not ask is \"not asked\" (its report's notes say why); \"not run yet\": its spec asks it but "
+            "the committed report predates that (regenerate it at full size).", ""]
     levels = ["| tip | " + " | ".join(words for _, words in LEVEL_COLUMNS) + " |", "|---" * (1 + len(LEVEL_COLUMNS)) + "|"]
     sizes = ["", "### Strong play by table size", "",
              "The gated player (`learned-search-Np`, the learned player searching its close turns) against `basic` "
-             "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count).", "",
+             "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count); a "
+             "tip links to its report by table size.", "",
              "| tip | " + " | ".join(f"{n} players" for n in TABLE_SIZES) + " |", "|---" * (1 + len(TABLE_SIZES)) + "|"]
     controls = ["", "### The controls against basic", "",
                 "Each strong report's control (the player not following the tip) against `basic` in the same seat on "
@@ -77,20 +79,26 @@ def tips_table(written: list) -> list[str]:
                 "with a broken player; its report says so in its first sentence.", "",
                 "| tip | " + " | ".join(words for level, words in LEVEL_COLUMNS if level != "beginner") + " |",
                 "|---" * len(LEVEL_COLUMNS) + "|"]
-    for tip, rows in tips:
+    for tip, by_size, rows, asked in tips:
         link = f"[{tip.spec.advice or tip.spec.title}]({tip.spec.name}.md)"
-        levels.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, level, HEADLINE_PLAYERS), level)
+
+        def row(level: str, players: int) -> dict | str | None:
+            found = _row(rows, level, players)
+            wanted = "strong" if level == "beginner" else level
+            return found if found is not None or (wanted, players) not in asked else NOT_RUN
+        levels.append(f"| {link} | " + " | ".join(_effect_cell(row(level, HEADLINE_PLAYERS), level)
                                                     for level, _ in LEVEL_COLUMNS) + " |")
-        sizes.append(f"| {link} | " + " | ".join(_effect_cell(_row(rows, "strong", n), "strong")
-                                                   for n in TABLE_SIZES) + " |")
-        controls.append(f"| {link} | " + " | ".join(_strength_cell(_row(rows, level, HEADLINE_PLAYERS))
+        sizes.append(f"| [{tip.spec.advice or tip.spec.title}]({by_size.spec.name}.md) | " + " | ".join(
+            _effect_cell(row("strong", n), "strong") for n in TABLE_SIZES) + " |")
+        controls.append(f"| {link} | " + " | ".join(_strength_cell(row(level, HEADLINE_PLAYERS))
                                                       for level, _ in LEVEL_COLUMNS if level != "beginner") + " |")
     return head + levels + sizes + controls
 
 
 def _tips(written: list) -> list[tuple]:
-    """(the tip's headline strong report, every CSV row of its strong reports) per basic-level report, in the
-    written order; a row holds its report's first field's settings only (`basic` opponents)."""
+    """(the tip's headline strong report, its report by table size (the headline where it has none), every CSV
+    row of its strong reports, the (level, players) their specs ask) per basic-level report, in the written
+    order; a row holds its report's first field's settings only (`basic` opponents)."""
     by_name = {w.spec.name: w for w in written}
     grouped: dict = {}
     for w in written:
@@ -102,7 +110,11 @@ def _tips(written: list) -> list[tuple]:
         rows = [row for w in reports for row in _csv_rows(w)
                 if row.get("field", "") == (w.spec.fields[0] if w.spec.fields else "")]
         headline = next((w for w in reports if any(p.players == HEADLINE_PLAYERS for p in w.spec.points)), reports[0])
-        tips.append((headline, rows))
+        by_size = next((w for w in reports if w is not headline and len({p.players for p in w.spec.points}) > 1),
+                       headline)
+        asked = {(p.level, p.players) for w in reports for p in w.spec.points
+                 if p.field == (w.spec.fields[0] if w.spec.fields else "")}
+        tips.append((headline, by_size, rows, asked))
     return tips
 
 
@@ -136,9 +148,12 @@ def _interval(mean: str, lo: str, hi: str, holm: str) -> Interval | None:
     return Interval(float(mean), float(lo), float(hi), (float(hi) - float(lo)) / 2, p_holm=float(holm or "nan"))
 
 
-def _effect_cell(row: dict | None, level: str) -> str:
-    if row is None:
-        return "not asked"
+NOT_RUN = "not run yet"  # a cell its report's spec asks, missing from the committed full-size CSV (stale)
+
+
+def _effect_cell(row: dict | str | None, level: str) -> str:
+    if row is None or row == NOT_RUN:
+        return row or "not asked"
     x = _interval(row["diff"], row["lo"], row["hi"], row["holm"])
     if x is None:
         return "n/a"
@@ -146,9 +161,9 @@ def _effect_cell(row: dict | None, level: str) -> str:
     return f"{format_interval(x, digits_for(x.half))} {verdict}"
 
 
-def _strength_cell(row: dict | None) -> str:
-    if row is None:
-        return "not asked"
+def _strength_cell(row: dict | str | None) -> str:
+    if row is None or row == NOT_RUN:
+        return row or "not asked"
     x = _interval(row["strength"], row["strength_lo"], row["strength_hi"], row["strength_holm"])
     if x is None:
         return "n/a"

@@ -13,7 +13,8 @@
 - variants are levels of play (their own treatment, control, size, fields and level), fields take a share;
 - every report opens with a plain sentence: the advice its settled answer supports, the effect among
   beginners and at strong play, and first a warning where a control plays worse than the reference;
-- `idiotsim report --reduced` writes the reduced-size results and the index from the committed reports.
+- `idiotsim report --reduced` writes the reduced-size results and the index from the committed reports;
+  the index's tips tables tell a level no spec asks ("not asked") from one a stale report lacks ("not run yet").
 """
 from __future__ import annotations
 
@@ -382,3 +383,28 @@ def test_the_plain_sentence_of_a_report_by_table_size_lists_the_sizes(tmp_path):
         "Hold back copies: at strong play, it gains about 0.04, 0.08 and 0.15 places a game at 2, 3 and 5 players; "
         "among beginners it gains about 0.05 and 0.14 places a game at 2 and 5 players and makes no clear difference "
         "at 3 players.")
+
+
+def test_the_tips_tables_tell_a_level_not_asked_from_one_not_run_yet(tmp_path):
+    """A cell the spec asks but its committed full-size CSV lacks (a report predating the spec) says "not run
+    yet", a level no spec asks "not asked"; the table-size table links the tip to its report by table size."""
+    from idiotsim.experiments.index import tips_table
+    from idiotsim.experiments.spec import load_spec
+    from idiotsim.experiments.writing import Written
+    beginner = load_spec(write(tmp_path, "beginner.toml", PAIRED.format(treatment="heuristic:max_copies=1",
+                                                                         control="basic")))
+    strong = load_spec(write(tmp_path, "strong.toml", STRONG.replace("players = 3", "players = 4")))
+    sizes = load_spec(write(tmp_path, "strong_sizes.toml", STRONG + '\n[[sweep.variants]]\nlabel = "2 players"\n'
+                            'rules = { players = 2 }\n\n[[sweep.variants]]\nlabel = "5 players"\n'
+                            'rules = { players = 5 }\n'))
+    old = write(tmp_path, "strong.csv", "setting,deals,diff\nall,40,-0.1\n")  # no level, players: stale
+    new = write(tmp_path, "strong_sizes.csv", "setting,level,players,field,deals,diff,diff_lo,diff_hi,diff_half,"
+                "diff_p_holm,strength_diff,strength_lo,strength_hi,strength_p_holm\n"
+                "2 players,strong,2,,40,-0.1,-0.2,-0.05,0.075,0.001,,,,\n")  # 5 players: not run
+    lines = tips_table([Written(beginner, "", [], 0), Written(strong, "", [old], 0), Written(sizes, "", [new], 0)])
+    cells = [line.strip("| ").split(" | ")[1:] for line in lines if line.startswith("| [")]
+    # 4 players, the level columns: the spec asks the gated level (and so the beginner's), not fast or search
+    assert cells[0] == ["not run yet", "not asked", "not run yet", "not asked"]
+    assert lines[next(i for i, line in enumerate(lines) if "### Strong play by table size" in line) + 6] == (
+        "| [small strong test](strong_sizes.md) | -0.100 (-0.200 to -0.050) **helps** | not asked | not run yet | "
+        "not run yet |")
