@@ -28,6 +28,7 @@ from idiotsim.game.rng import new_state
 from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import play_seated
 from idiotsim.strategies.learned import LEARNED
+from idiotsim.strategies.learned.learned_knobs import TABLE_MODELS
 from idiotsim.strategies.search import KNOBS, STRATEGY, search_knobs
 from idiotsim.strategies.constraints import CONSTRAINT_SIZE
 from idiotsim.strategies.loading import load_strategy
@@ -98,8 +99,9 @@ def test_gate_minus_one_plays_the_learned_players_games(players):
     ids = np.arange(24)
     seating = np.zeros((24, players), np.int8)
     seating[np.arange(24), ids % players] = 1
+    model = TABLE_MODELS.get(players, (0,))[0]  # the learned-Np preset's model: the table's own where it has one
     results = [play_seated(rules, [load_strategy("basic"), load_strategy(spec)], SEED, ids, ids, seating)
-               for spec in (f"learned-{players}p", "search:gate=-1,swap=3")]
+               for spec in (f"learned-{players}p", f"search:gate=-1,swap=3,rollout_model={model}")]
     for key in results[0]:
         assert np.array_equal(results[0][key], results[1][key]), key
 
