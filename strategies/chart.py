@@ -26,11 +26,12 @@ import numpy as np
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, lowest_blind, play_all, swap_best
 from idiotsim.game.cards import ACE, ORDINARY_MASK, RANK_OF_NAME, TEN, TWO
 from idiotsim.game.moves import MAX_MOVES, PICKUP, can_play, list_swap_moves, play, playable_mask
-from idiotsim.game.observation import (DECISION, FACEUP_SIZE, HAND_SIZE, MUST_PLAY, NR, PILE_COUNTS, PILE_SIZE, SEAT,
+from idiotsim.game.observation import (DECISION, FACEUP_SIZE, HAND_SIZE, MUST_PLAY, NR, PILE_SIZE, SEAT,
                                        SOURCE,
                                        SRC_HAND, SWAP, TALON_SIZE, TURN)
 from idiotsim.engine.memory import stack_ints
 from idiotsim.jit import kernel
+from idiotsim.strategies.constraints import pile_is_strong
 from idiotsim.strategies.toolkit import (Knob, Strategy, faceup_ranks, followers, knob_ids, next_seat_in,
                                         strategy_function)
 
@@ -110,15 +111,6 @@ def chart_swap(obs, hand):
 
 
 @kernel
-def strong_pile(obs, min_rank):
-    """Every card in the pile is a 2 or an ordinary rank >= min_rank (a 10 never stays on the pile)."""
-    for r in range(1, NR):
-        if obs[PILE_COUNTS + r] > 0 and r < min_rank:
-            return False
-    return True
-
-
-@kernel
 def stopping_rank(obs, hand, lowest):
     """When the next player still in plays from face-up cards (no hand): the lowest legal ordinary rank from
     `lowest` up that none of those cards may follow (they must pick up); -1 when there is none."""
@@ -140,7 +132,7 @@ def chart_turn(obs, hand, params):
         return basic
     pile = obs[PILE_SIZE]
     from_hand = obs[SOURCE] == SRC_HAND
-    if params[K.pickups] != 0 and from_hand and 0 < pile <= PICKUP_MAX and strong_pile(obs, PICKUP_MIN_RANK):
+    if params[K.pickups] != 0 and from_hand and 0 < pile <= PICKUP_MAX and pile_is_strong(obs, PICKUP_MIN_RANK):
         return PICKUP
     if params[K.burning] != 0 and BURN_FROM > 0 and pile >= BURN_FROM and can_play(obs, hand, TEN):
         return play(TEN, 1, 0)  # one 10 burns the pile; the others wait

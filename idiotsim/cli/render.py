@@ -334,7 +334,7 @@ def print_ladder(ladder, out_dir, out: Console | None = None) -> None:
     paragraph(out, EXPLAIN)
     out.print()
     paragraph(out, f"ladder.md, ladder.csv and plots in {folder}, each player's games in {folder / 'players'}. "
-                   f"The 26 cheap strategies' round robin: `idiotsim demo --strategies all`.")
+                   f"The cheap strategies' round robin: `idiotsim demo --strategies all`.")
 
 
 # ---- run: the placements of each seat ------------------------------------------------------------------

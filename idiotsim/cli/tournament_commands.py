@@ -117,7 +117,7 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
          strategies: Annotated[Optional[str], typer.Option(
              "--strategies", "-s", metavar="A,B,...",
              help="A round robin of these strategies instead of the ladder; `all` for every shipped player at "
-                  "engine speed (the 26 cheap strategies).")] = None,
+                  "engine speed (the cheap strategies).")] = None,
          games: Annotated[Optional[int], typer.Option(
              "--games", metavar="G",
              help="Games: the search's in the ladder (default 3000; the cheaper players play more, in fixed "
