@@ -11,9 +11,15 @@ to the blind cards of seat 0 first (R5 deals blind, face-up, hand, talon).
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from idiotsim.game.cards import card_name, format_deck, parse_card, parse_deck
 from idiotsim.game.reference import play_match
@@ -252,3 +258,36 @@ def write_position(path, data: dict) -> None:
         lines.append("[[seats]]")
         lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in seat.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def script() -> list[str]:
+    """The installed `idiotsim` command (or the module, where no script is installed)."""
+    exe = Path(sys.executable).with_name("idiotsim")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "idiotsim.cli"]
+
+
+def _default_sigint():
+    # A background job of a non-interactive shell starts with SIGINT ignored, and Python keeps an
+    # ignored SIGINT ignored: give the child the default disposition, as Ctrl-C in a terminal finds it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def signal_when(args: list, ready, sig, what: str) -> subprocess.CompletedProcess:
+    """Start `idiotsim ARGS`, poll `ready()` until it holds (`what` names it in a failure), send `sig`."""
+    proc = subprocess.Popen(script() + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 240
+    try:
+        while not ready():
+            if proc.poll() is not None:
+                pytest.fail(f"the command ended before it was stopped: {proc.returncode} {proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"not {what} within 240 s")
+            time.sleep(0.002)
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)

@@ -10,25 +10,18 @@ import os
 import re
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from helpers import cli_ok, cli_user_error, run_cli
+from helpers import cli_ok, cli_user_error, run_cli, script, signal_when
 from idiotsim.runs import runner
 from idiotsim.strategies.loading import load_strategies
 
 ARGS = ["--players", "4", "--strategies", "basic,random,basic,basic", "--games", "16000", "--seed", "5",
         "--chunk-games", "1000", "--threads", "1"]
 CHUNKS = 16
-
-
-def script() -> list[str]:
-    exe = Path(sys.executable).with_name("idiotsim")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "idiotsim.cli"]
 
 
 def snapshot(folder: Path) -> dict:
@@ -51,31 +44,10 @@ def uninterrupted(tmp_path_factory):
     return out
 
 
-def _default_sigint():
-    # A background job of a non-interactive shell starts with SIGINT ignored, and Python keeps an
-    # ignored SIGINT ignored: give the child the default disposition, as Ctrl-C in a terminal finds it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def stop_half_way(out: Path, sig) -> subprocess.CompletedProcess:
     """Start the command, poll its staging folder until half the chunk files exist, send `sig`."""
-    proc = subprocess.Popen(script() + ["run", "--out", str(out), *ARGS], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
-    deadline = time.monotonic() + 240
-    try:
-        while len(staged(out)) < CHUNKS // 2:
-            if proc.poll() is not None:
-                pytest.fail(f"the run ended before it was stopped: {proc.returncode} {proc.stderr.read()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"not {CHUNKS // 2} chunks within 240 s")
-            time.sleep(0.002)
-        proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+    return signal_when(["run", "--out", out, *ARGS], lambda: len(staged(out)) >= CHUNKS // 2, sig,
+                       f"{CHUNKS // 2} chunks")
 
 
 @pytest.mark.long(20)

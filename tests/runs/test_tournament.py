@@ -19,8 +19,6 @@ import math
 import os
 import signal
 import subprocess
-import sys
-import time
 import uuid
 import warnings
 from collections import Counter
@@ -33,7 +31,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from helpers import cli_ok, cli_user_error, run_cli
+from helpers import cli_ok, cli_user_error, run_cli, script, signal_when
 from idiotsim import cli
 from idiotsim.analysis import figures
 from idiotsim.analysis import tournament_plots as plots
@@ -95,11 +93,6 @@ def schema_columns(players: int) -> dict:
         for n in names:
             columns[n] = getattr(pl, dtype)
     return columns
-
-
-def script() -> list[str]:
-    exe = Path(sys.executable).with_name("idiotsim")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "idiotsim.cli"]
 
 
 @pytest.fixture
@@ -181,31 +174,11 @@ def uninterrupted(tmp_path_factory):
     return out
 
 
-def _default_sigint():
-    # A background job of a non-interactive shell starts with SIGINT ignored, and Python keeps an
-    # ignored SIGINT ignored: give the child the default disposition, as Ctrl-C in a terminal finds it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _kill_half_way(out: Path, sig, chunks: int = KILL_CHUNKS // 2) -> subprocess.CompletedProcess:
     """Start the command, poll its folder until `chunks` chunk files exist, send `sig`."""
-    proc = subprocess.Popen(script() + ["tournament", "--out", str(out), *KILL_ARGS], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
-    deadline = time.monotonic() + 240
-    try:
-        while not (out.is_dir() and len(list(out.glob("chunk-*.parquet"))) >= chunks):
-            if proc.poll() is not None:
-                pytest.fail(f"the run ended before it was killed: {proc.returncode} {proc.stderr.read()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"not {chunks} chunks within 240 s")
-            time.sleep(0.002)
-        proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+    return signal_when(["tournament", "--out", out, *KILL_ARGS],
+                       lambda: out.is_dir() and len(list(out.glob("chunk-*.parquet"))) >= chunks, sig,
+                       f"{chunks} chunks")
 
 
 @pytest.mark.long(20)
