@@ -31,7 +31,7 @@ import numpy as np
 from c_yardstick.build import build
 from numba import njit
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import transitions
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
@@ -67,7 +67,7 @@ _ROLLOUT_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, 
 
 
 def whole_games(basic_rollout):
-    """Games `first` .. of one round, dealt from (seed, game) and swapped as `kernels.play_match` does
+    """Games `first` .. of one round, dealt from (seed, game) and swapped as `drivers.play_match` does
     (every seat `basic`), then played to the end by `basic_rollout` (a ctypes function: numba calls it by
     its address; compiled per function, uncached) with searcher -1. Places into `places`."""
     @njit
@@ -86,14 +86,14 @@ def whole_games(basic_rollout):
                 st[i] = 0
             st[layout.NO_OBSERVER] = 1
             nb_shuffled_deck(seed, first + g, 0, st[layout.DECK: layout.DECK + n_cards], rng)
-            en.deal(sp, n, n_cards)
+            transitions.deal(sp, n, n_cards)
             st[ob.ROUND] = 1
-            for seat in range(n):  # R6, as kernels.play_round
-                en.show_swap(sp, seat)
-                en.apply_swap(sp, seat, play_like_basic(st[:ob.OBS_SIZE], st[layout.HANDS + seat * ob.NR:
+            for seat in range(n):  # R6, as drivers.play_round
+                transitions.show_swap(sp, seat)
+                transitions.apply_swap(sp, seat, play_like_basic(st[:ob.OBS_SIZE], st[layout.HANDS + seat * ob.NR:
                                                                               layout.HANDS + seat * ob.NR + ob.NR]))
-            en.open_table(sp, n)
-            starter = en.start_play(sp, n, 0)  # the dealer of round 1 is the last seat (R7)
+            transitions.open_table(sp, n)
+            starter = transitions.start_play(sp, n, 0)  # the dealer of round 1 is the last seat (R7)
             basic_rollout(st.ctypes.data, starter, -1)
             for p in range(n):
                 places[g, p] = st[ob.PLACE + p]

@@ -14,7 +14,7 @@ order rotating from round to round, so a noisy spell of the shared machine hits 
   search calls it;
 - port@: the same port compiled as a C-callable function and called through its address, as the C is
   (the call on equal terms: it cannot be inlined into the loop);
-- twin: the engine's general loop (`kernels.act` and `kernels.play_on_basic` on the int64 state), the C's
+- twin: the engine's general loop (`engine.rollouts.act` and `engine.rollouts.play_on_basic` on the int64 state), the C's
   numba twin before the port, through its address.
 
 Every contender must give the same places from the same samples (checked). Printed: rollouts/s of each
@@ -39,7 +39,7 @@ from rollout_work import decision_pool, new_work, seat_views
 from search import positions
 
 from idiotsim.engine import basic_rounds as port
-from idiotsim.engine import kernels as en
+from idiotsim.engine import rollouts as engine_rollouts
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.strategies.search import STRATEGY
@@ -148,10 +148,10 @@ def _twin(sp, seat, moves, n_moves, places):
     roll = np.empty(layout.STATE_SIZE, np.int64)
     for i in range(n_moves):
         roll[:] = sample
-        nxt = en.act(roll, seat, moves[i])
+        nxt = engine_rollouts.act(roll, seat, moves[i])
         if nxt < 0:
             return -1
-        places[i] = en.play_on_basic(roll, nxt, seat)
+        places[i] = engine_rollouts.play_on_basic(roll, nxt, seat)
     return 0
 
 

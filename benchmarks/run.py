@@ -62,7 +62,7 @@ def import_command():
     return getattr(idiotsim.cli, "console", idiotsim.cli.main)  # the console script (main before it had one)
 
 main = stage("import the command's modules", import_command)
-import idiotsim.runs.chunks as chunks, idiotsim.cli.game_commands as play, idiotsim.engine.kernels as en, idiotsim.runs.runner as runner
+import idiotsim.runs.chunks as chunks, idiotsim.cli.game_commands as play, idiotsim.engine.drivers as en, idiotsim.runs.runner as runner
 import typer.core
 click_command = typer.core.TyperCommand.__mro__[1]  # click's Command: the group's and the command's parsing
 click_command.parse_args = wrap("option parsing (typer: pydantic)", click_command.parse_args)

@@ -18,7 +18,7 @@ Positions are the TURN decisions of games of `basic` (reference engine, every 2n
 - the search's inner loop (`search.judge_sample` with `basic` rollouts): at each position, fresh samples,
   and on each every move the search lists played and rolled out, sampling included: rollouts/s on the
   compact layout (`engine.basic_rounds.basic_moves`, what the search runs) and by the engine's general loop
-  (`kernels.act` and `kernels.play_on_basic`) in the same process, and their ratio (the race against the
+  (`engine.rollouts.act` and `engine.rollouts.play_on_basic`) in the same process, and their ratio (the race against the
   C the compact rounds were ported from: benchmarks/rollout_race.py);
 - decisions/s: `search` decisions at positions with more than one legal move, K = 32 and 128, and the
   rollouts they play per second (sampling included, a sample serving every move) against the engine's
@@ -40,7 +40,7 @@ from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
 from idiotsim.engine import basic_rounds
-from idiotsim.engine import kernels as en
+from idiotsim.engine import rollouts as engine_rollouts
 from idiotsim.engine.memory import data_pointer
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.game.rules import Rules
@@ -99,8 +99,8 @@ def _general_moves(sample, roll, seat, moves, n, places):
     """`basic_moves` by the engine's general loop: each move on a copy of the sample, then `play_on_basic`."""
     for i in range(n):
         roll[:] = sample
-        nxt = en.act(roll, seat, moves[i])
-        places[i] = en.play_on_basic(roll, nxt, seat)
+        nxt = engine_rollouts.act(roll, seat, moves[i])
+        places[i] = engine_rollouts.play_on_basic(roll, nxt, seat)
 
 
 @njit

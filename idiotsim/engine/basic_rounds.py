@@ -14,16 +14,16 @@ through the round loop.
 - `basic_rollout(sp, seat, searcher)`: the round in the state at `sp` (an int64 pointer,
   ``memory.data_pointer(st)``) played on from `seat` to act until the place of `searcher` is decided (-1:
   the whole round); returns that place and writes every place, NEXT_PLACE, PLAYERS_IN, ACTIONS and SKIPPED
-  back into the state as ``kernels.play_on`` leaves them (nothing else is written);
+  back into the state as ``rollouts.play_on`` leaves them (nothing else is written);
 - `basic_moves(sp, seat, moves, n_moves, places)`: for each move, `seat`'s move played on a copy of the
-  round (as ``kernels.act`` plays it) and then `basic_rollout`'s rollout: places[i], the seat's place after
+  round (as ``rollouts.act`` plays it) and then `basic_rollout`'s rollout: places[i], the seat's place after
   moves[i]; the state is not written. Returns 0, or -1 on an illegal move;
-- `play_round(sp, starter)`: the engine's round (``kernels.play_round``) when every seat plays `basic` and
+- `play_round(sp, starter)`: the engine's round (``drivers.play_round``) when every seat plays `basic` and
   nothing is recorded, burns and pickups counted (the `counting` flag, a constant the rollouts compile out).
 
 It is the second implementation of R13-R18, R20 and the V-rules a round of `basic` players meets, and earns
 its place by speed (README, "Design": the race against the C it was ported from, which it replaced):
-tests/engine/test_basic_rounds.py holds it equal to ``kernels.play_on``, and every all-`basic` game of the
+tests/engine/test_basic_rounds.py holds it equal to ``rollouts.play_on``, and every all-`basic` game of the
 equality tests to the reference engine.
 """
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _remove_played(r, s, from_hand, rank, count, extra):
 
 @kernel(inline="always")
 def _basic_turn(t, r, q, seat, counting):
-    """`kernels._basic_turn`: all copies of the lowest legal ordinary rank; else all 2s; else all 10s;
+    """`transitions.play_basic_turn`: all copies of the lowest legal ordinary rank; else all 2s; else all 10s;
     else pick up; at a blind turn the lowest blind position (R13-R15, V11). Returns the seat to act next."""
     s = SEATS + seat * SEAT_BYTES
     from_hand = r[s + S_HAND_SIZE] > 0
@@ -342,7 +342,7 @@ def _basic_turn(t, r, q, seat, counting):
 
 @kernel
 def _apply_move(t, r, q, seat, move):
-    """`kernels.act`: the move of `seat` (``game.moves``' codes) as `kernels.apply_action` plays it; -1 when
+    """`rollouts.act`: the move of `seat` (``game.moves``' codes) as `transitions.apply_action` plays it; -1 when
     it is not legal (R9-R15, V5, V11; V12's opening rank is the caller's concern). Returns the seat to
     act next."""
     s = SEATS + seat * SEAT_BYTES
@@ -379,7 +379,7 @@ def _apply_move(t, r, q, seat, move):
 
 @kernel
 def _final_places(t, r, q):
-    """`kernels.final_places`: R18; R20 on a stall, by fewest cards held, then turn order from the starter."""
+    """`transitions.final_places`: R18; R20 on a stall, by fewest cards held, then turn order from the starter."""
     n = _i64(t, T_N)[0]
     starter = _i64(t, T_STARTER)[0]
     players_in = _i64(q, R_PLAYERS_IN)
@@ -464,8 +464,8 @@ def _store(t, r, q, sp):
 
 @kernel
 def _play_on(t, r, q, seat, searcher):
-    """`kernels.play_on` with `basic` at every seat: on from `seat` until `searcher`'s place is decided.
-    Brent's cycle search (`kernels._brent_step`) skips whole cycles of a repeating position up to the
+    """`rollouts.play_on` with `basic` at every seat: on from `seat` until `searcher`'s place is decided.
+    Brent's cycle search (`rollouts`' `_brent_step`) skips whole cycles of a repeating position up to the
     action limit, which gives the place of playing them."""
     snap = _round_bytes()
     compared = _position_size(_i64(t, T_N)[0])
@@ -500,7 +500,7 @@ def _play_on(t, r, q, seat, searcher):
 @kernel
 def basic_rollout(sp, seat, searcher):
     """The searcher's place; the state's places, NEXT_PLACE,
-    PLAYERS_IN, ACTIONS and SKIPPED as `kernels.play_on` leaves them, nothing else written. With searcher -1
+    PLAYERS_IN, ACTIONS and SKIPPED as `rollouts.play_on` leaves them, nothing else written. With searcher -1
     the whole round (returning 0), as the C's."""
     t = _table_bytes()
     r = _round_bytes()
@@ -533,7 +533,7 @@ def basic_moves(sp, seat, moves, n_moves, places):
 
 @kernel
 def play_round(sp, starter):
-    """The engine's round (`kernels.play_round`'s loop, R13-R18, R20) with `basic` at every seat and nothing
+    """The engine's round (`drivers.play_round`'s loop, R13-R18, R20) with `basic` at every seat and nothing
     recorded, on the compact layout, from the state at `sp` after the swap with `starter` to act: played to
     its end or the action limit (its cycles played out, as the engine plays them, not skipped), every place
     decided (R18, R20). Writes the places, NEXT_PLACE, ACTIONS and PLAYERS_IN (0) back, adds the round's

@@ -7,8 +7,9 @@ import numpy as np
 from numba import types
 from numba.core.types.function_type import CompileResultWAP
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import drivers
 from idiotsim.engine import state_layout as layout
+from idiotsim.engine.state_layout import MAX_STRATEGIES
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import RANK_NAMES
 from idiotsim.errors import IllegalMoveError, UserError
@@ -53,15 +54,15 @@ def strategy_inputs(strategies, by_address: bool = False) -> tuple:
     if python:
         raise UserError(f"strategy {python[0]!r} plays at Python speed, on the reference engine only: "
                         "drop --engine numba")
-    if len(strategies) > layout.MAX_STRATEGIES:
-        raise UserError(f"at most {layout.MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
+    if len(strategies) > MAX_STRATEGIES:
+        raise UserError(f"at most {MAX_STRATEGIES} distinct strategies per run, got {len(strategies)}")
     decides = [compiled(s.decide) for s in strategies]  # called through their native entry points
     seated = [address_entry(d) for d in decides] if by_address else decides
-    fns = tuple(seated) + (address_entry(decides[0]),) * (layout.MAX_STRATEGIES - len(strategies))
-    is_basic = np.zeros(layout.MAX_STRATEGIES, dtype=np.int8)
+    fns = tuple(seated) + (address_entry(decides[0]),) * (MAX_STRATEGIES - len(strategies))
+    is_basic = np.zeros(MAX_STRATEGIES, dtype=np.int8)
     is_basic[: len(strategies)] = [s.decide is basic_decide for s in strategies]
     width = max([len(s.params) for s in strategies] + [1])
-    params = np.zeros((layout.MAX_STRATEGIES, width), dtype=np.float64)
+    params = np.zeros((MAX_STRATEGIES, width), dtype=np.float64)
     for i, s in enumerate(strategies):
         params[i, : len(s.params)] = s.params
     return fns, is_basic, params
@@ -127,7 +128,7 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     stalled = np.zeros(n_games, dtype=np.int8)
     errors = np.zeros(n_games, dtype=np.int64)
     with ENGINE_LOCK:
-        en.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating,
+        drivers.play_batch(fns, is_basic, params, rules_header(rules), seed, game_ids, deal_ids, engine_seating,
                       deck_matrix(decks, rules), block, places, actions, burns, pickups, stalled, errors)
     bad = np.flatnonzero(errors)
     if len(bad):
@@ -200,10 +201,10 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     state[layout.SEAT_BASIC: layout.SEAT_BASIC + rules.players] = is_basic[seating]
     places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
     matrix = deck_matrix(decks, rules)
-    if not en.trace_match.signatures:  # compiled on first use only: `run` never needs it
-        en.trace_match.compile(en.TRACE_SIG)
-        en.trace_match.disable_compile()
-    result = en.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
+    if not drivers.trace_match.signatures:  # compiled on first use only: `run` never needs it
+        drivers.trace_match.compile(drivers.TRACE_SIG)
+        drivers.trace_match.disable_compile()
+    result = drivers.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
                             matrix, 0 if len(matrix) else -1, state, places)
     if result < 0:
         seat = int(state[layout.ERROR_SEAT])

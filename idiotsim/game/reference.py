@@ -1,7 +1,7 @@
 """The reference engine: docs/rules.md as plain, readable Python.
 
 This is the executable spec. It favours being checked line by line against
-docs/rules.md over speed; the numba engine (``idiotsim.engine.kernels``) must produce the
+docs/rules.md over speed; the numba engine (``idiotsim.engine.transitions``) must produce the
 same trace from the same deck. Rule ids are cited where a line implements them.
 
 Cards are card codes (``rank * 4 + suit``, see ``idiotsim.game.cards``); suits

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import transitions
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
@@ -126,7 +126,7 @@ def basic_swap(table: Table, seat: int) -> int:
 # ---- rollouts on the numba engine ----------------------------------------------------------------
 
 def engine_state(table: Table) -> tuple[np.ndarray, int]:
-    """The numba-engine state of a table in play (``idiotsim.engine.kernels`` layout) and the seat to act.
+    """The numba-engine state of a table in play (``idiotsim.engine.state_layout``) and the seat to act.
     A table still swapping finishes the swap with basic's at every seat left."""
     if table.phase == SWAPPING:
         table = table.copy()
@@ -155,12 +155,12 @@ def play_round_out(st, seat, rng):
     n = st[ob.PLAYERS]
     params = np.zeros(0, np.float64)
     while st[layout.PLAYERS_IN] > 1 and st[ob.ACTIONS] < st[ob.ACTION_LIMIT]:
-        en.show_turn(sp, seat)
+        transitions.show_turn(sp, seat)
         hand = st[layout.HANDS + seat * NR: layout.HANDS + seat * NR + NR]
-        seat = en.apply_action(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
+        seat = transitions.apply_action(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
         if seat < 0:
             return -1
-    en.final_places(sp, n, st[ob.STARTER])
+    transitions.final_places(sp, n, st[ob.STARTER])
     return 0
 
 

@@ -1,5 +1,5 @@
 """Positions for the teacher to label: games played on the numba engine's own primitives, exactly as
-``engine.play_match`` plays round 1 of game `game` (deal `game`, the seats' streams of `seed`), with
+``engine.drivers.play_match`` plays round 1 of game `game` (deal `game`, the seats' streams of `seed`), with
 some decisions kept.
 
 Any strategy spec may play a seat (``engine.batches.strategy_inputs``: the same strategy tuple the engine
@@ -14,14 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import drivers, transitions
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import list_moves_basic_first
 from idiotsim.game.moves import MAX_MOVES
 from idiotsim.game.observation import NR
-from idiotsim.game.rng import SEAT_STREAM, nb_next_u64, nb_stream_key
+from idiotsim.game.rng import SEAT_STREAM, nb_next_u64, nb_shuffled_deck, nb_stream_key
 
 KEEP_STREAM = SEAT_STREAM - 4  # which decisions are kept (no seat of a game uses it)
 LABEL_STREAM = SEAT_STREAM - 3  # the teacher's sampled states, one stream per position
@@ -68,28 +68,28 @@ def collect_game(fns, params, header, seed, game, seating, turn_share, swap_shar
         st[layout.SEAT_STRATEGY + s] = seating[s]
         rngs[s, 0] = nb_stream_key(seed, game, SEAT_STREAM + s)
     keep_rng[0] = nb_stream_key(seed, game, KEEP_STREAM)
-    en.nb_shuffled_deck(seed, game, 0, st[layout.DECK:layout.DECK + n_cards], rngs[n])
-    en.deal(sp, n, n_cards)
+    nb_shuffled_deck(seed, game, 0, st[layout.DECK:layout.DECK + n_cards], rngs[n])
+    transitions.deal(sp, n, n_cards)
     sp[ob.ROUND] = 1
-    table = en.strategy_table(fns)
+    table = drivers.strategy_table(fns)
     kept = 0
     for seat in range(n):  # R6
-        en.show_swap(sp, seat)
+        transitions.show_swap(sp, seat)
         if kept < MAX_KEPT and _keep(keep_rng, swap_share):
             _record(st, seat, kept, out_obs, out_hand, out_seat)
             kept += 1
-        if en.apply_swap(sp, seat, en.seat_decision(table, params, rngs, st, sp, seat)) < 0:
+        if transitions.apply_swap(sp, seat, drivers.seat_decision(table, params, rngs, st, sp, seat)) < 0:
             return -1
-    en.open_table(sp, n)
-    seat = en.start_play(sp, n, 0)  # R7: the dealer of round 1 is seat n - 1
+    transitions.open_table(sp, n)
+    seat = transitions.start_play(sp, n, 0)  # R7: the dealer of round 1 is seat n - 1
     while sp[layout.PLAYERS_IN] > 1 and sp[ob.ACTIONS] < sp[ob.ACTION_LIMIT]:  # R18, R20
-        en.show_turn(sp, seat)
+        transitions.show_turn(sp, seat)
         if sp[ob.DECISION] == ob.TURN and kept < MAX_KEPT:
             hand = st[layout.HANDS + seat * NR: layout.HANDS + seat * NR + NR]
             if list_moves_basic_first(st[:ob.OBS_SIZE], hand, moves) > 1 and _keep(keep_rng, turn_share):
                 _record(st, seat, kept, out_obs, out_hand, out_seat)
                 kept += 1
-        seat = en.apply_action(sp, seat, en.seat_decision(table, params, rngs, st, sp, seat), n)
+        seat = transitions.apply_action(sp, seat, drivers.seat_decision(table, params, rngs, st, sp, seat), n)
         if seat < 0:
             return -1
     return kept

@@ -11,7 +11,7 @@ from dataclasses import field as dataclass_field
 import numpy as np
 
 from idiotsim import __version__
-from idiotsim.engine.kernels import MAX_STRATEGIES
+from idiotsim.engine.batches import MAX_STRATEGIES
 from idiotsim.errors import UserError
 from idiotsim.game.rules import Rules
 from idiotsim.strategies.loading import SeatStrategy, load_strategy

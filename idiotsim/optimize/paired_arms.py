@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from idiotsim.runs.chunks import LocalExecutor
-from idiotsim.engine.kernels import MAX_STRATEGIES
+from idiotsim.engine.batches import MAX_STRATEGIES
 from idiotsim.analysis.stats import Moments, mean_interval, normal_interval
 from idiotsim.engine.batches import distinct_strategies, play_seated
 

@@ -2,7 +2,7 @@
 
 A decision of the seat ``obs[SEAT]`` is searched in three steps:
 
-1. **Determinization** (`idiotsim.strategies.search.sampler.sample_state`): a full engine state (``idiotsim.engine.kernels``
+1. **Determinization** (`idiotsim.strategies.search.sampler.sample_state`): a full engine state (``idiotsim.engine.state_layout``
    layout) built from what the seat knows, its observation and its own hand; every card it has not
    seen (the opponents' hand cards that are not publicly KNOWN, every blind card including its own,
    the talon) is dealt at random, uniformly or (the `belief` knob) uniformly among the arrangements
@@ -27,7 +27,7 @@ import numpy as np
 from numba import carray, njit
 from numba.extending import overload
 
-from idiotsim.engine import kernels as en
+from idiotsim.engine import rollouts
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.memory import data_pointer
 from idiotsim.engine.basic_rounds import basic_moves, basic_rollout
@@ -205,7 +205,7 @@ def _mark_basic_seats(st, policy, searcher):
     """The seats whose rollout policy is `basic` play it inline (layout.SEAT_BASIC): every seat under
     POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF and POLICY_LEARNED_SELF."""
     elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF or policy == POLICY_LEARNED_SELF
-    en.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
+    rollouts.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
 
 
 @kernel(inline="always")
@@ -224,7 +224,7 @@ def rollout(st, seat, searcher, policy, policy_params, scratch, snap, skip_cycle
     _mark_basic_seats(st, policy, searcher)
     if policy == POLICY_BASIC and skip_cycles:  # the common case, on the compact layout (engine.basic_rounds)
         return basic_rollout(data_pointer(st), seat, searcher)
-    return en.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap,
+    return rollouts.play_on(st, seat, searcher, rollout_decide, policy, policy_params, scratch, snap,
                       skip_cycles and skips_cycles(policy))
 
 
@@ -239,7 +239,7 @@ def _open(st, searcher, choice, policy, policy_params, scratch):
             if st[ob.SCORE + s] == n:
                 left_of_dealer = (s + 1) % n
     _mark_basic_seats(st, policy, searcher)
-    return en.open_round(st, searcher, choice, rollout_decide, policy, policy_params, scratch, left_of_dealer)
+    return rollouts.open_round(st, searcher, choice, rollout_decide, policy, policy_params, scratch, left_of_dealer)
 
 
 @kernel
@@ -273,7 +273,7 @@ def _play_move(roll, obs, move, policy, policy_params, scratch, snap):
     if obs[ob.DECISION] == ob.SWAP:
         nxt = _open(roll, seat, move, policy, policy_params, scratch)
     else:
-        nxt = en.act(roll, seat, move)
+        nxt = rollouts.act(roll, seat, move)
     if nxt < 0:
         return -1
     return rollout(roll, nxt, seat, policy, policy_params, scratch, snap, skips_cycles(policy))

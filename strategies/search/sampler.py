@@ -1,7 +1,7 @@
 """Determinization for the search (``idiotsim.strategies.search.pimc``): engine states built from what a seat has seen.
 
 `sample_state` (TURN and BLIND decisions) and `sample_deal` (the swap, R6) build a full engine state
-(``idiotsim.engine.kernels`` layout) from the seat's observation and its own hand: every card it has not seen
+(``idiotsim.engine.state_layout``) from the seat's observation and its own hand: every card it has not seen
 (`hidden_pool`: the opponents' hand cards that are not publicly KNOWN, every blind card including its
 own, the talon) is dealt into the hidden places, every size as the observation shows it. The draws
 come from the seat's random stream only, so the same observation, hand and stream always give the

@@ -10,7 +10,7 @@ import pytest
 from helpers import cli_ok, cli_user_error, write_position
 
 from idiotsim.analysis import position_analysis as an
-from idiotsim.engine import kernels as en
+from idiotsim.engine import rollouts
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import RANK_OF_NAME
 from idiotsim.errors import UserError
@@ -85,7 +85,7 @@ def test_the_moves_listed_are_every_legal_move(rules):
             for code in every_code():
                 trial = np.zeros_like(state)
                 copy_state(state, trial)
-                if en.act(trial, position["seat"], code) >= 0:
+                if rollouts.act(trial, position["seat"], code) >= 0:
                     legal.add(code)
             moves = an.legal_moves(an.Position(rules, position["obs"], position["hand"]))
             assert len(set(moves.tolist())) == len(moves)

@@ -39,7 +39,7 @@ def test_run_imports_no_search_learned_pandas_or_matplotlib(tmp_path):
             "--seed", "3", "--out", str(out)]
     loaded = modules_after(f"from idiotsim.cli import console; sys.argv = ['idiotsim'] + {argv!r}; console()")
     assert (out / "run.json").exists()  # the command really ran
-    assert {"idiotsim.engine.kernels", "idiotsim.strategies.weighted", "polars"} <= loaded
+    assert {"idiotsim.engine.drivers", "idiotsim.strategies.weighted", "polars"} <= loaded
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
     assert not [m for m in loaded if m.startswith(("matplotlib.", "pandas.", "idiotsim.learn."))]
     assert "pydantic" not in loaded  # every value of these options is plain (idiotsim.cli.coercion)

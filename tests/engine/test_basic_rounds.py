@@ -1,7 +1,7 @@
 """The compact rounds (``idiotsim.engine.basic_rounds``) against the engine's general loop and the reference engine.
 
 `basic_rounds` keeps its own compact copy of a round, so it is a second implementation of R13-R18, R20 and
-the V-rules a round of `basic` players meets; `kernels.play_on` and `kernels.act` are the first, checked
+the V-rules a round of `basic` players meets; `rollouts.play_on` and `rollouts.act` are the first, checked
 game by game against the reference engine (test_engine_equality.py, test_rollout_speed.py). Here the two
 must agree exactly:
 
@@ -24,7 +24,7 @@ from test_rollout_speed import IDS, VARIANTS
 
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.engine import basic_rounds
-from idiotsim.engine import kernels as en
+from idiotsim.engine import rollouts as engine_rollouts
 from idiotsim.engine import state_layout as layout
 from idiotsim.engine.batches import play_games
 from idiotsim.engine.memory import data_pointer
@@ -59,10 +59,10 @@ def general_moves(st, seat, moves, places):
     """`basic_moves` by the general loop: each move on a copy of the state, then `play_on_basic`."""
     for i in range(moves.shape[0]):
         roll = st.copy()
-        nxt = en.act(roll, seat, moves[i])
+        nxt = engine_rollouts.act(roll, seat, moves[i])
         if nxt < 0:
             return -1
-        places[i] = en.play_on_basic(roll, nxt, seat)
+        places[i] = engine_rollouts.play_on_basic(roll, nxt, seat)
     return 0
 
 
@@ -104,7 +104,7 @@ def test_compact_rollouts_equal_the_general_loop(rules):
             if st[ob.PLACE + searcher]:
                 continue
             compact, general = st.copy(), st.copy()
-            place_compact, place_general = compact_rollout(compact, seat, searcher), en.play_on_basic(general, seat, searcher)
+            place_compact, place_general = compact_rollout(compact, seat, searcher), engine_rollouts.play_on_basic(general, seat, searcher)
             rollouts += 1
             skipped += compact[layout.SKIPPED] > 0
             if (place_compact != place_general or not np.array_equal(compact[WRITTEN], general[WRITTEN])

@@ -1,7 +1,7 @@
 """The numba engine against the reference engine, game by game: the core test of the project.
 
 The reference engine (``idiotsim.game.reference``) is docs/rules.md as plain Python; the
-numba engine (``idiotsim.engine.kernels``, through ``idiotsim.engine.batches``) must play
+numba engine (``idiotsim.engine.drivers``, through ``idiotsim.engine.batches``) must play
 exactly the same game from the same deck:
 
 - Trace equality: on decks from ``rng.shuffled_deck``, ``batches.trace_game``

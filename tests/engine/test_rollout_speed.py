@@ -1,10 +1,10 @@
 """The engine's fast path for `basic` (issue 19, item 4): the same games and rollouts as the checked path.
 
-A seat marked SEAT_BASIC plays its turn through `kernels._basic_turn`, which applies `basic`'s move
+A seat marked SEAT_BASIC plays its turn through `transitions.play_basic_turn`, which applies `basic`'s move
 straight to the state without handing out the observation or checking the move. Played through the
 strategy table instead (a twin of `basic`'s function, which the engine does not recognise), every
 move goes through `show_turn` and `apply_action`'s checks (R9-R15, V5, V11, V12). Both must give the same
-games in every rule variant; rollouts (`kernels.play_on`) from any decision of a game of `basic` must
+games in every rule variant; rollouts (`rollouts.play_on`) from any decision of a game of `basic` must
 end as the game did.
 """
 from __future__ import annotations
