@@ -8,6 +8,7 @@
 - ``TALON`` (ranks) with ``TALON_POS`` / ``TALON_LEN``; ``DECK``: the card codes dealt;
 - the game scalars (next place, counters, error, event count) and the seat map: each seat's strategy, and
   whether it is `basic`, whose decision the engine plays inline (SEAT_BASIC);
+- the match fields of a table stepped from outside (``stepping``);
 - when recording, trace events and observation checksums follow ``STATE_SIZE``.
 """
 from numba import types
@@ -41,7 +42,11 @@ SEAT_STRATEGY = GAME + 17
 # `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
 # four arrays as 28 words
 SEAT_BASIC = SEAT_STRATEGY + MAX_PLAYERS
-STATE_SIZE = SEAT_BASIC + MAX_PLAYERS
+# a match stepped from outside (``stepping``): its phase, the dealer of the round in play, and the
+# (seed, game, deal) indices its decks and next game come from
+MATCH = SEAT_BASIC + MAX_PLAYERS
+MATCH_PHASE, MATCH_DEALER, MATCH_SEED, MATCH_GAME, MATCH_DEAL = range(MATCH, MATCH + 5)
+STATE_SIZE = MATCH + 5
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
 
 # trace event records: [kind, round, seat, ...]

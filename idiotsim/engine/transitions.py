@@ -336,12 +336,10 @@ def show_swap(sp, seat):
 
 @kernel
 def apply_swap(sp, seat, choice):
-    """R6: the chosen 3 ranks lie face-up; returns -1 on an illegal choice."""
+    """R6: the chosen 3 ranks lie face-up; returns -1 on an illegal choice, which changes nothing else."""
     row = ob.FACEUP + seat * NR
     hand = HANDS + seat * NR
     faceup = SWAP_FACEUP + seat * NR
-    for r in range(NR):
-        sp[row + r] = 0
     if choice < 0 or choice >= NR * NR * NR:
         return _fail(sp, seat, ILLEGAL_SWAP)
     a, b, c = choice % NR, (choice // NR) % NR, choice // (NR * NR)
@@ -349,6 +347,8 @@ def apply_swap(sp, seat, choice):
         chosen = (a == r) + (b == r) + (c == r)
         if chosen > sp[hand + r] + sp[faceup + r]:
             return _fail(sp, seat, ILLEGAL_SWAP)
+    for r in range(NR):  # the seat's row is shown no more (R6): the others swap unseen
+        sp[row + r] = 0
     for r in range(NR):
         sp[hand + r] += sp[faceup + r]
         sp[faceup + r] = 0

@@ -26,7 +26,7 @@ from open_spiel.python.algorithms.mcts import Evaluator
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS
 from idiotsim.errors import UserError
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.openspiel import GAME_NAME, IdiotState
 from idiotsim.interop.stepped import PLAYING, SWAPPING, Table, place_utility
 from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table

@@ -33,7 +33,7 @@ import pyspiel
 
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS, RANK_NAMES
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
 from idiotsim.interop.worlds import sampled_table
 from idiotsim.game.rng import new_state, next_u64

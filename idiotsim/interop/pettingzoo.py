@@ -7,7 +7,7 @@
 - Agents ``player_0`` .. ``player_{n-1}`` are the seats. The observation of an agent is a dict:
   ``observation`` (int64: the project's observation of the seat, idiotsim.game.observation, then its
   13 hand counts, then its swap once chosen, 1 + the swap's action id, else 0) and
-  ``action_mask`` (int8 over the fixed action space of idiotsim.interop.actions; all zero for an
+  ``action_mask`` (int8 over the fixed action space of idiotsim.game.action_space; all zero for an
   agent that is not to act).
 - ``reset(seed=S)`` deals the decks of game 0 of seed S as ``idiotsim trace --seed S --game 0``
   does (splitmix64 streams, idiotsim.game.rng); each later reset without a seed plays the next game
@@ -33,7 +33,7 @@ from gymnasium import logger, spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.stepped import DEALING, OVER, VECTOR_SIZE, Table, place_utility
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules

@@ -20,7 +20,7 @@ import numpy as np
 
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS
-from idiotsim.interop.actions import to_action
+from idiotsim.game.action_space import to_action
 from idiotsim.game.reference import Round, counts, match_positions, next_dealer
 from idiotsim.game.rules import Rules
 from idiotsim.game.basic_player import legal_moves_basic_first

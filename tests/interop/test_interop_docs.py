@@ -14,7 +14,7 @@ from open_spiel.python.observation import make_observation
 import idiotsim.interop.openspiel  # noqa: F401 - registers the game
 from idiotsim.game.observation import OBS_SIZE
 from idiotsim.game.rules import Rules
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.stepped import VECTOR_SIZE
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "interop.md"

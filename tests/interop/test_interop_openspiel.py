@@ -7,7 +7,7 @@ import pytest
 
 import idiotsim.interop.openspiel  # noqa: F401 - registers the game
 from idiotsim.game import observation as ob
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.bots import StrategyBot
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules

@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from idiotsim.game.trace import pretty_lines
-from idiotsim.interop import actions as act
+from idiotsim.game import action_space as act
 from idiotsim.interop.pettingzoo import ILLEGAL_REWARD, env, raw_env
 from idiotsim.game.reference import play_match
 from idiotsim.game.rng import shuffled_deck
