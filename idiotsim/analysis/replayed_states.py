@@ -6,9 +6,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idiotsim.engine import state_layout as layout
+from idiotsim.engine.hidden_cards import compose_table
 from idiotsim.game import observation as ob
-from idiotsim.game.observation import NR
 from idiotsim.game.reference import counts, play_match
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.strategies.loading import SeatStrategy, load_strategies
@@ -18,17 +17,8 @@ from idiotsim.strategies.toolkit import Strategy
 def state_of_round(rnd, obs) -> np.ndarray:
     """The engine state of a reference-engine round (``reference.Round``) at the decision whose
     observation is `obs` (R5 ranks; suits do not matter, R1)."""
-    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-    st[: ob.OBS_SIZE] = obs
-    for p in rnd.players:
-        st[layout.HANDS + p.seat * NR: layout.HANDS + p.seat * NR + NR] = counts(p.hand)
-        for k, card in enumerate(p.blind):
-            st[layout.BLIND + 3 * p.seat + k] = -1 if card is None else card >> 2
-    st[layout.TALON: layout.TALON + len(rnd.talon)] = [c >> 2 for c in rnd.talon]
-    st[layout.TALON_LEN] = len(rnd.talon)
-    st[layout.NEXT_PLACE] = rnd.next_place
-    st[layout.PLAYERS_IN] = rnd.players_in()
-    return st
+    blinds = [[-1 if card is None else card >> 2 for card in p.blind] for p in rnd.players]
+    return compose_table(obs, [counts(p.hand) for p in rnd.players], blinds, [c >> 2 for c in rnd.talon])
 
 
 def decision_positions(rules, spec: str, seed: int, game: int, decisions=(ob.TURN, ob.BLIND)) -> list:

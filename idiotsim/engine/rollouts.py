@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from idiotsim.engine import basic_rounds
 from idiotsim.engine.memory import array_at, data_pointer
 from idiotsim.engine.state_layout import (BLIND, CYCLE_WATCH_FROM, HANDS, NO_OBSERVER, PLAYERS_IN, POSITION_SIZE,
                                           SEAT_BASIC, SKIPPED)
@@ -169,3 +170,10 @@ def play_on_basic(st, seat, searcher):
     mark_basic_seats(st, True, True, searcher)
     return play_on(st, seat, searcher, _no_policy, 0, np.zeros(1), np.zeros(1, np.uint64),
                    np.zeros(POSITION_SIZE, np.int64), True)
+
+
+@njit(cache=True)
+def play_round_out_basic(st, seat):
+    """The round in `st` played on from `seat` to act by `basic` at every seat to its end (R18, R20;
+    whole cycles skipped): every place is then in the observation's PLACE fields."""
+    basic_rounds.basic_rollout(data_pointer(st), seat, -1)

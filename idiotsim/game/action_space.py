@@ -25,7 +25,7 @@ import numpy as np
 
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS, RANK_NAMES, card_name
-from idiotsim.game.moves import (CHANCE, MAX_MOVES, PICKUP, list_swap_moves, list_turn_moves, play_parts,
+from idiotsim.game.moves import (CHANCE, PICKUP, list_swap_moves, list_turn_moves, play_parts,
                                  sorted_swap, swap_ranks)
 from idiotsim.jit import kernel
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.engine import transitions
-from idiotsim.engine import state_layout as layout
-from idiotsim.engine.memory import data_pointer
+from idiotsim.engine.hidden_cards import (MAX_TALON, TABLE_SIZE, compose_table, hidden_cards, places_settled)
+from idiotsim.engine.rollouts import play_round_out_basic
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS
 from idiotsim.interop.stepped import PLAYING, SWAPPING, Table
 from idiotsim.game.reference import Round
 from idiotsim.strategies.search.sampler import sample_deal, sample_state
 from idiotsim.game.basic_player import decide as basic_decide
-from numba import njit
 
 NR = NUM_RANKS
 _NO_PARAMS = np.zeros(0, dtype=np.float64)
@@ -47,8 +45,8 @@ def sampled_table(table: Table, seat: int, rng: np.ndarray, obs=None, hand=None)
         raise ValueError("only a decision can be resampled (not the deal, not the end)")
     if obs is None:
         obs, hand = table.observation(seat), table.hand(seat)
-    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(layout.MAX_CARDS, dtype=np.int64)
+    st = np.zeros(TABLE_SIZE, dtype=np.int64)
+    pool = np.zeros(MAX_TALON, dtype=np.int64)
     sampler = sample_deal if table.phase == SWAPPING else sample_state
     if sampler(obs, hand, rng, st, pool) < 0:
         raise RuntimeError("the determinizer found the observation inconsistent")
@@ -63,17 +61,17 @@ def _sampled_play(table: Table, st: np.ndarray) -> Table:
     rnd = new.round
     codes = CardCodes(table.rules.decks)
     rnd.starter, rnd.must_play, rnd.actions = int(st[ob.STARTER]), int(st[ob.MUST_PLAY]), int(st[ob.ACTIONS])
-    rnd.next_place = int(st[layout.NEXT_PLACE])
+    rnd.next_place = places_settled(st)[0]
     rnd.burned = st[ob.BURNED: ob.BURNED + NR].copy()
+    hands, _, blinds, talon = hidden_cards(st)
     for s, player in enumerate(rnd.players):
         player.place = int(st[ob.PLACE + s])
         player.known = st[ob.KNOWN + s * NR: ob.KNOWN + (s + 1) * NR].copy()
-        player.hand = codes.many(st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR])
+        player.hand = codes.many(hands[s])
         player.faceup = codes.many(st[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])
-        player.blind = [None if st[layout.BLIND + 3 * s + i] < 0 else codes.take(int(st[layout.BLIND + 3 * s + i]))
-                        for i in range(3)]
+        player.blind = [None if rank < 0 else codes.take(rank) for rank in blinds[s]]
     rnd.pile = _pile(st, codes)
-    rnd.talon = [codes.take(int(st[layout.TALON + i])) for i in range(int(st[layout.TALON_LEN]))]
+    rnd.talon = [codes.take(rank) for rank in talon]
     return new
 
 
@@ -99,16 +97,16 @@ def _sampled_swap(table: Table, seat: int, st: np.ndarray) -> Table:
     for card in own.hand + own.faceup:
         codes.free[card // 4].remove(card)
     deck = [0] * rules.num_cards
+    hands, dealt_faceup, blinds, talon = hidden_cards(st)
     for s in range(n):
         if s == seat:
             hand, faceup = list(own.hand), list(own.faceup)
         else:
-            hand = codes.many(st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR])
-            faceup = codes.many(st[layout.SWAP_FACEUP + s * NR: layout.SWAP_FACEUP + (s + 1) * NR])
+            hand, faceup = codes.many(hands[s]), codes.many(dealt_faceup[s])
         deck[3 * n + 3 * s: 3 * n + 3 * s + 3] = faceup
         deck[6 * n + 3 * s: 6 * n + 3 * s + 3] = hand
-        deck[3 * s: 3 * s + 3] = [codes.take(int(st[layout.BLIND + 3 * s + i])) for i in range(3)]
-    deck[9 * n:] = [codes.take(int(st[layout.TALON + i])) for i in range(int(st[layout.TALON_LEN]))]
+        deck[3 * s: 3 * s + 3] = [codes.take(rank) for rank in blinds[s]]
+    deck[9 * n:] = [codes.take(rank) for rank in talon]
     new = table.copy()
     new.round = Round(rules, deck, [new.script] * n, list(table.round.rngs), table.round_no, table.dealer,
                       list(table.totals), 0, 0, new.events.append)
@@ -126,7 +124,7 @@ def basic_swap(table: Table, seat: int) -> int:
 # ---- rollouts on the numba engine ----------------------------------------------------------------
 
 def engine_state(table: Table) -> tuple[np.ndarray, int]:
-    """The numba-engine state of a table in play (``idiotsim.engine.state_layout``) and the seat to act.
+    """The numba-engine table of a table in play (``engine.hidden_cards``) and the seat to act.
     A table still swapping finishes the swap with basic's at every seat left."""
     if table.phase == SWAPPING:
         table = table.copy()
@@ -136,38 +134,14 @@ def engine_state(table: Table) -> tuple[np.ndarray, int]:
         raise ValueError("only a table in play has an engine state")
     seat = table.current_seat()
     rnd = table.round
-    st = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-    st[:ob.OBS_SIZE] = table.observation(seat)
-    for s, player in enumerate(rnd.players):
-        st[layout.HANDS + s * NR: layout.HANDS + (s + 1) * NR] = table.hand(s)
-        st[layout.BLIND + 3 * s: layout.BLIND + 3 * s + 3] = [-1 if c is None else c // 4 for c in player.blind]
-    st[layout.TALON: layout.TALON + len(rnd.talon)] = [c // 4 for c in rnd.talon]
-    st[layout.TALON_POS], st[layout.TALON_LEN] = 0, len(rnd.talon)
-    st[layout.NEXT_PLACE], st[layout.PLAYERS_IN] = rnd.next_place, rnd.players_in()
+    blinds = [[-1 if c is None else c // 4 for c in player.blind] for player in rnd.players]
+    st = compose_table(table.observation(seat), [table.hand(s) for s in range(table.n)], blinds,
+                       [c // 4 for c in rnd.talon])
     return st, seat
-
-
-@njit(cache=True)
-def play_round_out(st, seat, rng):
-    """The round in `st` played on from `seat` by basic at every seat to its end (R18, R20): the
-    places are then in st[PLACE:]. Returns 0, or -1 on an illegal move (never, for basic)."""
-    sp = data_pointer(st)
-    n = st[ob.PLAYERS]
-    params = np.zeros(0, np.float64)
-    while st[layout.PLAYERS_IN] > 1 and st[ob.ACTIONS] < st[ob.ACTION_LIMIT]:
-        transitions.show_turn(sp, seat)
-        hand = st[layout.HANDS + seat * NR: layout.HANDS + seat * NR + NR]
-        seat = transitions.apply_action(sp, seat, basic_decide(st[:ob.OBS_SIZE], hand, params, rng), n)
-        if seat < 0:
-            return -1
-    transitions.final_places(sp, n, st[ob.STARTER])
-    return 0
 
 
 def rollout_places(table: Table, rng: np.ndarray) -> list:
     """The places of this round when basic plays it out from `table` at every seat (numba engine)."""
     st, seat = engine_state(table)
-    if play_round_out(st, seat, rng) < 0:
-        raise RuntimeError("basic made an illegal move in a rollout")
+    play_round_out_basic(st, seat)
     return [int(p) for p in st[ob.PLACE: ob.PLACE + table.n]]
-
