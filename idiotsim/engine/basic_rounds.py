@@ -34,13 +34,13 @@ from numba.extending import intrinsic
 
 from idiotsim.engine import state_layout as layout
 from idiotsim.game import observation as ob
-from idiotsim.game.cards import HAND_TARGET, JACK, NUM_RANKS as NR, SIX, TEN, TWO  # noqa: F401
+from idiotsim.game.basic_player import basic_rank
+from idiotsim.game.cards import HAND_TARGET, NUM_RANKS as NR, SIX, TEN
 from idiotsim.game.moves import CHANCE, PICKUP, legal_mask
 from idiotsim.game.rules import MAX_PLAYERS
 from idiotsim.jit import kernel
 
 ALL_RANKS = (1 << NR) - 1
-ORDINARY_MASK = ALL_RANKS & ~(1 << TWO) & ~(1 << TEN)
 ROW = 16  # bytes of a count row: 13 counts, then 3 zeros
 TALON_ROOM = 127  # cards: counts, sizes and the talon position fit an int8 (state_layout.MAX_CARDS, checked below)
 assert NR <= ROW
@@ -161,13 +161,6 @@ def _rows_differ(typingctx, p, q, off):
     return types.boolean(p, q, off), codegen
 
 
-@intrinsic
-def _cttz(typingctx, mask):
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))  # mask is never 0
-    return types.int64(types.int64), codegen
-
-
 @kernel(inline="always")
 def _same_bytes(p, q, size):
     """memcmp(p, q, size) == 0 for a multiple of 16 bytes."""
@@ -187,19 +180,6 @@ def _copy_bytes(to, frm, size):
 def _position_size(n):
     """The bytes of a Round a rollout reads and writes, with `n` seats in play."""
     return SEATS + n * SEAT_BYTES
-
-
-@kernel(inline="always")
-def _basic_rank(playable):
-    """`game.basic_player.basic_rank`: the lowest ordinary rank, else 2, else 10, else -1."""
-    ordinary = playable & ORDINARY_MASK
-    if ordinary:
-        return _cttz(ordinary)
-    if playable & (1 << TWO):
-        return TWO
-    if playable & (1 << TEN):
-        return TEN
-    return -1
 
 
 @kernel(inline="always")
@@ -328,7 +308,7 @@ def _basic_turn(t, r, q, seat, counting):
             at += 1
         return _flip_blind(t, r, q, seat, at, counting)
     row = s + (S_HAND if from_hand else S_FACEUP)
-    rank = _basic_rank(_present(r, row) & _i64(q, R_LEGAL)[0])
+    rank = basic_rank(_present(r, row) & _i64(q, R_LEGAL)[0])
     if rank < 0:  # R14: nothing playable, so the pile is not empty
         return _pick_up(t, r, q, seat, -1, counting)
     count = r[row + rank]
