@@ -46,7 +46,8 @@ from idiotsim.analysis.stats import (ClusterSums, Interval, Moments, adjust_holm
                                      mean_interval, ratio_interval)
 from idiotsim.experiments.design import CellTable, Rendered
 from idiotsim.experiments.report_markdown import opening, source_lines
-from idiotsim.experiments.spec import Spec, at_players, row_ranks, row_text, with_knobs
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.strategy_text import at_players, row_ranks, row_text, with_knobs
 from idiotsim.experiments.text import csv_value, format_number, format_percent, rules_text
 from idiotsim.game.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME
 from idiotsim.game.observation import NR

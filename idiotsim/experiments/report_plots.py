@@ -5,7 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-from idiotsim.experiments.spec import Spec, value_text
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.strategy_text import value_text
 
 
 def plot(design, spec: Spec, rows: list, path: Path) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import re
 
-from idiotsim.experiments.spec import Point
+from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rules import Rules
 from idiotsim.analysis.stats import Interval, decimals_for, p_clause
 

@@ -21,7 +21,8 @@ from idiotsim.analysis.stats import Interval
 from idiotsim.engine.batches import trace_game
 from idiotsim.errors import UserError
 from idiotsim.experiments import chart_design as cd
-from idiotsim.experiments.spec import load_spec, row_ranks, row_text
+from idiotsim.experiments.spec import load_spec
+from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, swap_best
 from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN, TWO
