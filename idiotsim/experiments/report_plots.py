@@ -1,12 +1,20 @@
-"""The plot of a deal design's report: one panel per headline number against the sweep."""
+"""The reports' plots: a deal design's (one panel per headline number against the sweep) and the chart's (its
+card, the swap rows, the pickup grid and the other cells' bars)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 
+from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_share, costs
+from idiotsim.experiments.chart_cells import (BURN_SIZES, COPIES, COUNTING, ORDER_RANKS, ORDER_RULES, PICKUP_RANKS,
+                                              PICKUP_SIZES, pile_words, strong_spec)
+from idiotsim.experiments.chart_page import difference_text, find_cell, percent_text, rules_lines
+from idiotsim.experiments.chart_play import PlayedChart
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.strategy_text import value_text
+from idiotsim.experiments.text import format_number
 
 
 def plot(design, spec: Spec, rows: list, path: Path) -> Path:
@@ -58,3 +66,84 @@ def _x_axis(ax, spec: Spec, ticks) -> None:
             ax.set_xticks(values, [str(int(v)) for v in values])
         else:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -> Path:
+    import textwrap
+
+    import matplotlib.pyplot as plt
+
+    from idiotsim.analysis.figures import save_png
+    fig = plt.figure(figsize=(14, 18))
+    grid = fig.add_gridspec(3, 2, height_ratios=[0.45, 1.25, 1.0])
+    card = fig.add_subplot(grid[0, :])
+    card.axis("off")
+    chart, _, _ = find_cell(rows, "chart", "chart")
+    strong, _, _ = find_cell(rows, "chart", "strong")
+    text = [f"THE CHART: {played.spec.title}", f"(every cell measured at strong play, {strong_spec(played.spec)}, "
+                                                f"with its 95% CI, Holm-adjusted; see chart.md)", ""]
+    for line in rules_lines(rows, rules):
+        plain = line.replace("**", "").replace("`", "")
+        text += textwrap.wrap(plain, 118, subsequent_indent="   ")
+    text += ["", *textwrap.wrap(f"Worth: {difference_text(chart)} places a game against basic on fresh deals (negative: better); "
+                                f"the strong player {difference_text(strong)}; the chart recovers "
+                                f"{percent_text(chart_share(played))} of its gain.", 118)]
+    card.text(0.0, 1.0, "\n".join(text), va="top", ha="left", family="monospace", fontsize=10.5,
+              transform=card.transAxes)
+    swap = sorted(((x.mean, c.key, x) for c, x, _, _ in rows if c.section == "swap" and not math.isnan(x.mean)))
+    ax = fig.add_subplot(grid[1:, 0])
+    labels = [k for _, k, _ in swap]
+    means = np.array([x.mean for _, _, x in swap])
+    lo = np.array([x.lo for _, _, x in swap])
+    hi = np.array([x.hi for _, _, x in swap])
+    y = np.arange(len(swap))[::-1]
+    colours = ["tab:green" if k in rules.rows else "tab:grey" for k in labels]
+    ax.barh(y, means, color=colours)
+    ax.errorbar(means, y, xerr=[np.nan_to_num(means - lo), np.nan_to_num(hi - means)], fmt="none", ecolor="black",
+                lw=0.7)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_ylim(-0.7, len(swap) - 0.3)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("mean place, the row face-up against basic's row (negative: better)")
+    ax.set_title("The swap: face-up rows, best first (green: on the chart)")
+    ax = fig.add_subplot(grid[1, 1])
+    grid_values = np.array([[find_cell(rows, "pickup", f"{k}:{r}")[0].mean for r in PICKUP_RANKS] for k in PICKUP_SIZES])
+    limit = max(0.01, float(np.nanmax(np.abs(grid_values)))) if np.isfinite(grid_values).any() else 0.01
+    image = ax.imshow(grid_values, cmap="RdYlGn_r", vmin=-limit, vmax=limit)
+    for i, k in enumerate(PICKUP_SIZES):
+        for j, r in enumerate(PICKUP_RANKS):
+            x = find_cell(rows, "pickup", f"{k}:{r}")[0]
+            ax.text(j, i, ("* " if beats(x) or costs(x) else "") + format_number(x.mean, 3, True), ha="center",
+                    va="center", fontsize=8)
+    ax.set_xticks(range(len(PICKUP_RANKS)), [f"{r} or higher" for r in PICKUP_RANKS], fontsize=8)
+    ax.set_yticks(range(len(PICKUP_SIZES)), [pile_words(k) for k in PICKUP_SIZES], fontsize=8)
+    ax.set_title("Picking up such piles on purpose, against never\n(mean place; * significant; red: worse)")
+    fig.colorbar(image, ax=ax, shrink=0.7, label="mean place (negative: better)")
+    ax = fig.add_subplot(grid[2, 1])
+    items = [(f"burn from {k} card{'s' if k > 1 else ''}", find_cell(rows, "burn", str(k))[0]) for k in BURN_SIZES]
+    items += [(f"at most {k} a play (talon)", find_cell(rows, "copies", str(k))[0]) for k in COPIES]
+    items += [(f"keep {c.key}s in hand", x) for c, x, _, _ in rows if c.section == "keep"]
+    short = {"stop": "stop the next player"} | {r: f"a 2 rather than {r}" + ("" if r == "A" else "+")
+                                                  for r in ORDER_RANKS}
+    items += [(short[key] if key in short else f"pick up {pile_words(int(key[5:]))}, not a 2/10",
+               find_cell(rows, "order", key)[0])
+              for key, _, _ in ORDER_RULES]
+    items += [(f"memory: {name}", find_cell(rows, "counting", name)[0]) for name, _ in COUNTING]
+    _bars(ax, items, "Burning (against saving 10s), copies (against own), ranks kept\n(against basic's row), "
+                     "play order and memory (against basic)")
+    return save_png(fig, path)
+
+
+def _bars(ax, items, title: str) -> None:
+    labels = [k for k, _ in items]
+    means = np.array([x.mean for _, x in items])
+    lo = np.array([x.lo for _, x in items])
+    hi = np.array([x.hi for _, x in items])
+    y = np.arange(len(items))[::-1]
+    ax.barh(y, means, color=["tab:green" if beats(x) else ("tab:red" if costs(x) else "tab:grey") for _, x in items])
+    ax.errorbar(means, y, xerr=[np.nan_to_num(means - lo), np.nan_to_num(hi - means)], fmt="none", ecolor="black",
+                lw=0.7)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("mean place difference (negative: better)")
+    ax.set_title(title)
