@@ -100,9 +100,9 @@ def rules_lines(rows: list, rules: ChartRules) -> list[str]:
               if rules.copies else "Play every copy of the rank you play, talon or not.")
     full, _, _ = find_cell(rows, "counting-diff", "full-none")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
-    counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned player "
-                f"({_mark(specials)}); remembering every card that left play {difference_text(full)} ({_mark(full)}). "
-                "The chart player does not count.")
+    counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned "
+                f"player ({_mark(specials)}); remembering every card that left play {difference_text(full)} "
+                f"({_mark(full)}). The chart player does not count.")
     return [f"1. **The swap.** {swap}", f"2. **Playing.** {play}", f"3. **Picking up.** {pickup}",
             f"4. **Burning.** {burn}", f"5. **Copies.** {copies}", f"6. **Counting.** {counting}"]
 
@@ -182,8 +182,8 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     strong, _, _ = find_cell(rows, "chart", "strong")
     lines += [f"| `chart` | {difference_text(chart)} |", f"| `{s}` | {difference_text(strong)} |"]
     share = chart_share(played)
-    lines += ["", f"The chart recovers {percent_text(share)} of the strong player's gain (the ratio of the two gains on "
-              "the same deals, its 95% CI by the delta method over deals). What each section is worth to the chart "
+    lines += ["", f"The chart recovers {percent_text(share)} of the strong player's gain (the ratio of the two gains "
+              "on the same deals, its 95% CI by the delta method over deals). What each section is worth to the chart "
               "player (the chart with that section played as `basic` plays it, against the chart; positive: the "
               "section helps):", "", "| without | against the chart |", "|---|---|"]
     for section, _ in CHART_SECTIONS:
@@ -277,8 +277,8 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
         lines.append(f"| {name} (`{at_players(model, spec.players)}`) | {difference_text(x)} |")
     full, _, _ = find_cell(rows, "counting-diff", "full-none")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
-    lines += ["", f"Remembering everything, against no memory: {difference_text(full)}; the burned 2s and 10s alone, against "
-              f"no memory: {difference_text(specials)}.", "", "## Size", "", _size_text(played), "",
+    lines += ["", f"Remembering everything, against no memory: {difference_text(full)}; the burned 2s and 10s alone, "
+              f"against no memory: {difference_text(specials)}.", "", "## Size", "", _size_text(played), "",
               *source_lines(spec, played.reduced)]
     return "\n".join(lines)
 

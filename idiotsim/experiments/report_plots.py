@@ -85,8 +85,8 @@ def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -
     for line in rules_lines(rows, rules):
         plain = line.replace("**", "").replace("`", "")
         text += textwrap.wrap(plain, 118, subsequent_indent="   ")
-    text += ["", *textwrap.wrap(f"Worth: {difference_text(chart)} places a game against basic on fresh deals (negative: better); "
-                                f"the strong player {difference_text(strong)}; the chart recovers "
+    text += ["", *textwrap.wrap(f"Worth: {difference_text(chart)} places a game against basic on fresh deals "
+                                f"(negative: better); the strong player {difference_text(strong)}; the chart recovers "
                                 f"{percent_text(chart_share(played))} of its gain.", 118)]
     card.text(0.0, 1.0, "\n".join(text), va="top", ha="left", family="monospace", fontsize=10.5,
               transform=card.transAxes)
@@ -107,7 +107,8 @@ def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -
     ax.set_xlabel("mean place, the row face-up against basic's row (negative: better)")
     ax.set_title("The swap: face-up rows, best first (green: on the chart)")
     ax = fig.add_subplot(grid[1, 1])
-    grid_values = np.array([[find_cell(rows, "pickup", f"{k}:{r}")[0].mean for r in PICKUP_RANKS] for k in PICKUP_SIZES])
+    grid_values = np.array([[find_cell(rows, "pickup", f"{k}:{r}")[0].mean for r in PICKUP_RANKS]
+                            for k in PICKUP_SIZES])
     limit = max(0.01, float(np.nanmax(np.abs(grid_values)))) if np.isfinite(grid_values).any() else 0.01
     image = ax.imshow(grid_values, cmap="RdYlGn_r", vmin=-limit, vmax=limit)
     for i, k in enumerate(PICKUP_SIZES):
