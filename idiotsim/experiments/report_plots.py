@@ -1,8 +1,10 @@
-"""The reports' plots: a deal design's (one panel per headline number against the sweep) and the chart's (its
-card, the swap rows, the pickup grid and the other cells' bars)."""
+"""The reports' plots: a deal design's (one panel per headline number against the sweep), the chart's (its
+card, the swap rows, the pickup grid and the other cells' bars) and the learned player's frontier (strength
+against time per decision, each point labelled where its label overlaps nothing)."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +14,7 @@ from idiotsim.experiments.chart_cells import (BURN_SIZES, COPIES, COUNTING, ORDE
                                               PICKUP_SIZES, pile_words, strong_spec)
 from idiotsim.experiments.chart_page import difference_text, find_cell, percent_text, rules_lines
 from idiotsim.experiments.chart_play import PlayedChart
+from idiotsim.experiments.learned_rows import FRONTIER_KINDS, SEARCH_DEFAULT_ROLLOUTS, Rows, cell, knobs_of, number
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.strategy_text import value_text
 from idiotsim.experiments.text import format_number
@@ -148,3 +151,88 @@ def _bars(ax, items, title: str) -> None:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("mean place difference (negative: better)")
     ax.set_title(title)
+
+
+# The frontier plot's marker of each kind of player (learned_rows.FRONTIER_KINDS).
+FRONTIER_MARKERS = {"learned": "o", "search": "^", "plain search": "s", "search, learned rollouts": "D",
+                    "gated search": "*"}
+
+
+def frontier_figure(folder):
+    """Strength against time per decision, a point per row of learned_frontier.csv, each labelled where its
+    label overlaps no other label, point or the legend."""
+    from idiotsim.analysis.figures import plt
+    rows = Rows(Path(folder))("learned_frontier.csv")
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    labels = []
+    kinds = [*FRONTIER_KINDS, *sorted({cell(r, "kind") for r in rows} - set(FRONTIER_KINDS))]
+    for kind in kinds:
+        points = sorted((r for r in rows if cell(r, "kind") == kind), key=lambda r: number(r, "us_per_decision"))
+        if not points:
+            continue
+        x = [max(number(r, "us_per_decision"), 0.05) for r in points]
+        y = [-number(r, "vs_basic") for r in points]
+        err = [[yi + number(r, "hi") for r, yi in zip(points, y)], [-number(r, "lo") - yi for r, yi in zip(points, y)]]
+        ax.errorbar(x, y, yerr=err, fmt=FRONTIER_MARKERS.get(kind, "v") + ("-" if kind in ("search", "plain search")
+                                                                            else ""), label=kind, capsize=3)
+        labels += [(xi, yi, short_label(cell(r, "player"))) for xi, yi, r in zip(x, y, points)]
+    ax.set_xscale("log")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("time per decision of the player's seat (microseconds, one thread, log scale)")
+    ax.set_ylabel("places better than basic (rotated, paired)")
+    ax.set_title("Strength against time per decision, 4 players, three basic opponents")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()  # the labels are placed on the final layout, and take no part in it
+    place_labels(ax, labels)
+    return fig
+
+
+def frontier_plot(folder, path) -> Path:
+    """learned_frontier.png (`frontier_figure`)."""
+    from idiotsim.analysis.figures import save_png
+    return save_png(frontier_figure(folder), Path(path))
+
+
+def short_label(player: str) -> str:
+    """A point's label on the plot: `K=16` for the search, `learned-fast-4p, 8 units` for an earlier model."""
+    if player.startswith("search:"):
+        return f"K={knobs_of(player).get('rollouts', SEARCH_DEFAULT_ROLLOUTS)}"
+    m = re.fullmatch(r"(\S+) \(iteration (\d+)(?:, (\d+) units)?\)", player)
+    if m:
+        return f"{m.group(1)}, " + (f"{m.group(3)} units" if m.group(3) else f"iteration {m.group(2)}")
+    return player
+
+
+# A label's tries: right of its point, then left, then up or down in steps of 9 points on either side.
+LABEL_PLACES = tuple((side, step) for step in (0, 1, -1, 2, -2, 3, -3, 4, -4) for side in (1, -1))
+
+
+def place_labels(ax, labels, fontsize: int = 7) -> list:
+    """Each point's label beside it, at the first place (`LABEL_PLACES`) where it overlaps no label placed
+    before it, no point and not the legend, lowest points first; a label moved up or down has a leader line
+    to its point. Returns the labels (matplotlib texts)."""
+    from matplotlib.transforms import Bbox
+    renderer = ax.figure.canvas.get_renderer()
+    taken = [ax.get_legend().get_window_extent(renderer)] if ax.get_legend() else []
+    for x, y, _ in labels:  # the points themselves, a few pixels each way
+        px, py = ax.transData.transform((x, y))
+        taken.append(Bbox.from_extents(px - 3, py - 3, px + 3, py + 3))
+    axes = ax.get_window_extent(renderer)
+    texts = []
+    for x, y, text in sorted(labels, key=lambda item: item[1]):
+        for side, step in LABEL_PLACES:
+            place = dict(fontsize=fontsize, textcoords="offset points", va="center", xytext=(7 * side, 9 * step),
+                         ha="left" if side > 0 else "right")
+            note = ax.annotate(text, (x, y), **place)
+            box = note.get_window_extent(renderer)
+            note.remove()
+            inside = axes.contains(box.x0, box.y0) and axes.contains(box.x1, box.y1)
+            if inside and not any(box.padded(-1).overlaps(other) for other in taken):  # touching is not overlapping
+                break
+        if step:  # a leader line from a moved label to its point
+            place["arrowprops"] = {"arrowstyle": "-", "lw": 0.5, "color": "grey", "shrinkA": 0, "shrinkB": 3}
+        note = ax.annotate(text, (x, y), **place)
+        note.set_in_layout(False)
+        taken.append(box)
+        texts.append(note)
+    return texts

@@ -233,3 +233,25 @@ def subject_words(spec, it: bool, lead: str) -> str:
 def sentence_of(lead: str, body: str) -> str:
     text = f"{lead}: {body}" if lead else body
     return capitalised(text).rstrip(".") + "."
+
+
+WRAP_WIDTH = 105  # the learned player's page's lines
+
+
+def wrap(text: str, first: str = "", width: int = WRAP_WIDTH) -> str:
+    """`text` in lines of at most `width` columns (a longer word stays whole), the first starting with `first`,
+    the others indented as deep. A line never starts with what Markdown would read as a list, a quote, a
+    heading or an underline (`- `, `+ `, `> `, `# `, `= `, `1. `): such a word keeps to the word before it."""
+    groups: list[str] = []
+    for word in text.split():
+        if groups and re.fullmatch(r"[-+*>#=|]+|\d+[.)]", word):
+            groups[-1] += " " + word
+        else:
+            groups.append(word)
+    lines, line, prefix = [], "", first
+    for group in groups:
+        if line and len(prefix) + len(line) + 1 + len(group) > width:
+            lines.append(prefix + line)
+            line, prefix = "", " " * len(first)
+        line += (" " if line else "") + group
+    return "\n".join(lines + [prefix + line])
