@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from idiotsim.analysis.stats import decimals_for
@@ -50,6 +51,16 @@ class Rows:
             with path.open(newline="") as f:
                 self.read[name] = [dict(row, _file=name) for row in csv.DictReader(f)]
         return self.read[name]
+
+    def row(self, name: str, *keys) -> QuotedRow:
+        """The one row of `name` whose key columns (``KEYS``) hold `keys`, to quote on the page."""
+        columns = KEYS[name]
+        wanted = [str(k) for k in keys]
+        found = [r for r in self(name) if [cell(r, c) for c in columns] == wanted]
+        if len(found) != 1:
+            raise UserError(f"{name} has {len(found)} rows with {columns} = {wanted}: the learned player's page "
+                            "quotes one")
+        return QuotedRow(found[0])
 
 
 def cell(row: dict, column: str) -> str:
@@ -200,3 +211,46 @@ def strongest(rows: list[dict], row: dict, column: str = "vs_basic", group: str 
 
 # The frontier's kinds of player, in the order of its table and its plot's legend.
 FRONTIER_KINDS = ("learned", "search", "plain search", "search, learned rollouts", "gated search")
+
+
+@dataclass(frozen=True)
+class QuotedRow:
+    """A row the page quotes: each method writes one of its columns as a figure in a sentence."""
+    row: dict
+
+    def ci(self, column: str) -> str:
+        """-0.273 (-0.280 to -0.267)"""
+        return interval(self.row, column)
+
+    def est(self, column: str) -> str:
+        """-0.273, at its interval's decimals"""
+        mean = number(self.row, column)
+        return signed(mean, decimals([mean, *bounds(self.row, column)]))
+
+    def mag(self, column: str) -> str:
+        """0.273: the estimate's size"""
+        return magnitude(self.row, column)
+
+    def magci(self, column: str) -> str:
+        """0.045 (0.040 to 0.051): the size and its interval, for a "better by"."""
+        return magnitude(self.row, column, with_interval=True)
+
+    def lohi(self, column: str) -> str:
+        """-0.280 to -0.267: the interval alone"""
+        return interval(self.row, column).partition("(")[2].rstrip(")")
+
+    def about2(self, column: str) -> str:
+        """0.27: the size in a plain sentence"""
+        return f"{abs(number(self.row, column)):.2f}"
+
+    def whole(self, column: str) -> str:
+        """20,000"""
+        return count(number(self.row, column))
+
+    def us(self, column: str) -> str:
+        """0.70, 543: a time per decision in microseconds"""
+        return microseconds(number(self.row, column))
+
+    def text(self, column: str) -> str:
+        """The cell as the CSV holds it."""
+        return cell(self.row, column)

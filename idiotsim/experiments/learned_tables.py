@@ -293,3 +293,8 @@ for _study, _name in (("iteration 3, 4,000 deals", "rollouts"), ("iteration 2, 2
                                                                 flag(r, "highlight"))),
     ), where=(("study", _study),))
 BLOCKS = {"earlier": earlier_lines}  # tables laid out otherwise than a row a line
+
+
+def table(read: Rows, name: str) -> str:
+    """The table `name` of ``TABLES`` or ``BLOCKS``, from its CSV's rows."""
+    return BLOCKS[name](read) if name in BLOCKS else TABLES[name].render(read)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 
 from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rules import Rules
@@ -255,3 +256,24 @@ def wrap(text: str, first: str = "", width: int = WRAP_WIDTH) -> str:
             line, prefix = "", " " * len(first)
         line += (" " if line else "") + group
     return "\n".join(lines + [prefix + line])
+
+
+def paragraph(text: str) -> str:
+    """A paragraph of Markdown in lines of at most `WRAP_WIDTH` columns (``wrap``), however the source broke it."""
+    return wrap(text)
+
+
+def list_item(text: str) -> str:
+    """A list item (``- ``) in lines of at most `WRAP_WIDTH` columns, its continuation lines indented."""
+    return wrap(text, "- ")
+
+
+def block(markdown: str) -> str:
+    """Markdown kept as written (its line breaks and indentation), from a triple-quoted string indented with
+    the code: dedented, without the blank lines around it."""
+    return textwrap.dedent(markdown).strip("\n")
+
+
+def tight(*blocks: str) -> str:
+    """Blocks one after another with no blank line between them: the items of one list."""
+    return "\n".join(blocks)
