@@ -70,9 +70,9 @@ def opening(read: Rows) -> list[str]:
         block("""
             # The learned player: the search distilled into a move scorer
 
-            *This page is written by `idiotsim learn page --out reports` from the CSVs it cites and its template,
-            [learned/template.md](learned/template.md): edit those, then run the command (the test suite checks that
-            they give this page).*
+            *This page is written by `idiotsim learn page --out reports` from the CSVs it cites; its words are in
+            idiotsim/experiments/learned_page.py and the section modules it names: edit those, then run the command
+            (the test suite checks that they give this page).*
             """),
         paragraph("**In one line.** The learned players keep much of the search's strength at a sliver of its "
                   f"time: `learned-fast-4p` finishes {fast_4p.about2('vs_basic')} places a game ahead of `basic`, "
@@ -192,7 +192,7 @@ def regenerate(read: Rows) -> list[str]:
             ## Regenerate
 
             This page and its plot: `idiotsim learn page --out reports` writes reports/learned.md and
-            learned_frontier.png from the CSVs below and [learned/template.md](learned/template.md), the page's words
+            learned_frontier.png from the CSVs below and the page's words in idiotsim/experiments/learned_page.py
             (a few seconds). The CSVs: [learned.csv](learned.csv), [learned_gate.csv](learned_gate.csv) and
             [learned_frontier.csv](learned_frontier.csv) are written by `benchmarks/learned.py` (`table`,
             `gate-table`, `frontier`; a new model's row shows in the tables without a change to the code); the
