@@ -7,11 +7,13 @@ enough), ``NAME.csv`` (the numbers) and ``NAME.png`` (the plot).
 
 Layout: ``spec`` reads the TOML (``spec_checks`` checks each field, ``spec_points`` expands the
 settings, ``strategy_text`` writes strategy specs); each design is one object behind the protocol of
-``design`` (play, analyse, render): ``paired``, ``strong`` and ``seats`` (deal designs, sharing
-``deals``, ``play``, ``report`` and ``plots``), ``leaderboard`` (tournaments) and
-``disagreement`` (the search player's choices against basic's on positions of basic self-play);
-``text`` writes numbers; ``index`` is the reports' README; ``writing`` writes the
-files. Statistics are in ``idiotsim.analysis.stats``; chunks run through ``idiotsim.runs.chunks``.
+``design`` (play, analyse, render): ``paired_design``, ``strong`` and ``seats`` (deal designs, sharing
+``deals``, ``deal_play``, ``report_markdown`` and ``report_plots``), ``leaderboard`` (tournaments),
+``disagreement`` (the search player's choices against basic's on positions of basic self-play) and
+``chart_design`` (the strategy chart: ``chart_cells``, ``chart_seats``, ``chart_play``, ``chart_analysis``,
+``chart_page``); ``text`` writes numbers and Markdown; ``index`` is the reports' README; ``writing`` writes
+the files. ``learned_page`` writes the learned player's page (``idiotsim learn page``) with
+``learned_rows``, ``learned_tables`` and its section modules. Statistics are in ``idiotsim.analysis.stats``; chunks run through ``idiotsim.runs.chunks``.
 
 Everything is accumulated as exact integer sums per deal (sum, sum of squares), so
 the numbers do not depend on chunking and are byte-identical for the same spec,

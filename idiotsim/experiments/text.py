@@ -1,4 +1,4 @@
-"""How numbers and settings are written in the reports (Markdown and CSV)."""
+"""How numbers, settings and Markdown blocks are written in the reports (Markdown and CSV)."""
 from __future__ import annotations
 
 import math
