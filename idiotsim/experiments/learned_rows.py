@@ -219,36 +219,36 @@ class QuotedRow:
     row: dict
 
     def ci(self, column: str) -> str:
-        """-0.273 (-0.280 to -0.267)"""
+        """An estimate and its interval: -0.123 (-0.130 to -0.116)."""
         return interval(self.row, column)
 
     def est(self, column: str) -> str:
-        """-0.273, at its interval's decimals"""
+        """The estimate alone, at its interval's decimals: -0.123."""
         mean = number(self.row, column)
         return signed(mean, decimals([mean, *bounds(self.row, column)]))
 
     def mag(self, column: str) -> str:
-        """0.273: the estimate's size"""
+        """The estimate's size: 0.123."""
         return magnitude(self.row, column)
 
     def magci(self, column: str) -> str:
-        """0.045 (0.040 to 0.051): the size and its interval, for a "better by"."""
+        """The size and its interval, for a "better by": 0.123 (0.116 to 0.130)."""
         return magnitude(self.row, column, with_interval=True)
 
     def lohi(self, column: str) -> str:
-        """-0.280 to -0.267: the interval alone"""
+        """The interval alone: -0.130 to -0.116."""
         return interval(self.row, column).partition("(")[2].rstrip(")")
 
     def about2(self, column: str) -> str:
-        """0.27: the size in a plain sentence"""
+        """The size in a plain sentence, two decimals: 0.12."""
         return f"{abs(number(self.row, column)):.2f}"
 
     def whole(self, column: str) -> str:
-        """20,000"""
+        """A whole number: 12,345."""
         return count(number(self.row, column))
 
     def us(self, column: str) -> str:
-        """0.70, 543: a time per decision in microseconds"""
+        """A time per decision in microseconds (``microseconds``)."""
         return microseconds(number(self.row, column))
 
     def text(self, column: str) -> str:
