@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from idiotsim.game import observation as ob
-from idiotsim.experiments.learned_page import frontier_plot
+from idiotsim.experiments.report_plots import frontier_plot
 from idiotsim.learn.evaluate import strengths
 from idiotsim.game.rng import new_state
 from idiotsim.game.moves import MAX_MOVES

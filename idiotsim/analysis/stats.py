@@ -6,7 +6,8 @@
 - ``mean_interval``: the mean of per-cluster sums with a t interval over clusters
   and a two-sided normal-approximation p-value against 0.
 - ``ratio_interval`` and ``ratio_difference``: cluster-robust ratio estimates
-  sum(y) / sum(n) (linearised standard error, t quantile over clusters).
+  sum(y) / sum(n) (linearised standard error, t quantile over clusters); ``clustered_mean``: a mean of
+  units whose clusters are given.
 - ``welch_difference``: the difference of two independent means.
 - ``holm``: Holm's step-down adjustment of a family of p-values; ``holm_interval_alphas``: the
   per-hypothesis levels of step-down Holm intervals; ``normal_interval``: a normal interval at any level.
@@ -242,6 +243,18 @@ def ratio_interval(y, n) -> Interval:
     y, n = np.asarray(y), np.asarray(n)
     keep = n > 0
     return ClusterSums.of(y[keep], n[keep]).ratio(0, 1)
+
+
+def clustered_mean(clusters, values) -> Interval:
+    """The mean of `values` (one a unit), with a 95% interval clustered by `clusters` (each unit's cluster id):
+    ``ratio_interval`` of the clusters' sums over their sizes."""
+    values = np.asarray(values)
+    if len(values) < 2:
+        return Interval(float(values.mean()) if len(values) else math.nan)
+    _, index = np.unique(clusters, return_inverse=True)
+    sums = np.bincount(index, weights=values).astype(np.int64)
+    counts = np.bincount(index).astype(np.int64)
+    return ratio_interval(sums, counts)
 
 
 def rate_interval(y, n) -> Interval:

@@ -112,8 +112,8 @@ def learn(
 ) -> None:
     """Distil the search into a learned player: label positions, train, evaluate, or the whole loop.
 
-    page writes the learned player's page, OUT/learned.md and OUT/learned_frontier.png, from the CSVs in OUT and
-    OUT/learned/template.md (`idiotsim learn page --out reports`)."""
+    page writes the learned player's page, OUT/learned.md and OUT/learned_frontier.png, from the CSVs in OUT
+    (`idiotsim learn page --out reports`)."""
     from idiotsim.learn.train import TrainConfig
     if action not in ACTIONS:
         raise UserError(f"learn ACTION must be one of {', '.join(ACTIONS)}, got {action!r}")

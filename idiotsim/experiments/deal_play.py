@@ -27,7 +27,8 @@ import numpy as np
 from numba import njit
 
 from idiotsim.runs.chunks import Executor, map_in_order
-from idiotsim.experiments.spec import Point, Spec
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rng import nb_shuffled_deck
 from idiotsim.game.rules import Rules
 from idiotsim.runs.chunk_sizes import games_per_chunk, table_cost

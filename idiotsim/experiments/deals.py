@@ -12,7 +12,8 @@ from idiotsim.experiments.design import Rendered, csv_games
 from idiotsim.experiments.deal_play import Played, play_deals, point_cost
 from idiotsim.experiments.report_plots import plot
 from idiotsim.experiments.report_markdown import csv_text, headline, main_figures, markdown
-from idiotsim.experiments.spec import Point, Spec
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.spec_points import Point
 
 QUICK_GAMES = 4_000  # games per point with --quick, at the cost of basic (fewer for costly seats: quick_games)
 

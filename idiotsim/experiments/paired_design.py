@@ -24,7 +24,8 @@ import numpy as np
 
 from idiotsim.experiments.deals import DealDesign
 from idiotsim.experiments.deal_play import DealStatistics, GameLengths, length_difference
-from idiotsim.experiments.spec import Point, Spec
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.spec_points import Point
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
                                        length_pair_text, opponents_text, place_scale_words, short_label,

@@ -16,7 +16,9 @@ import numpy as np
 
 from idiotsim.experiments.deals import DealDesign
 from idiotsim.experiments.deal_play import DealStatistics, GameLengths, length_difference, rotated_decks
-from idiotsim.experiments.spec import Point, Spec, value_text
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.spec_points import Point
+from idiotsim.experiments.strategy_text import value_text
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
                                        length_text, place_scale_words, sentence_of, short_label, stall_text)

@@ -32,7 +32,9 @@ import numpy as np
 
 from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.paired_design import INDEPENDENT_OFFSET, PairedDesign, PairedRow, PairedStatistics, analyse_paired
-from idiotsim.experiments.spec import PLAYERS_MARK, Point, Spec
+from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.spec_points import Point
+from idiotsim.experiments.strategy_text import PLAYERS_MARK
 from idiotsim.experiments.text import (PLACES, about, capitalised, ci_text, digits_for, effects_text,
                                        format_interval, format_number, format_points_interval, game_text,
                                        interval_cells, lead_words, length_pair_text, opponents_text, sentence_of,

@@ -1,10 +1,11 @@
-"""How numbers and settings are written in the reports (Markdown and CSV)."""
+"""How numbers, settings and Markdown blocks are written in the reports (Markdown and CSV)."""
 from __future__ import annotations
 
 import math
 import re
+import textwrap
 
-from idiotsim.experiments.spec import Point
+from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rules import Rules
 from idiotsim.analysis.stats import Interval, decimals_for, p_clause
 
@@ -233,3 +234,46 @@ def subject_words(spec, it: bool, lead: str) -> str:
 def sentence_of(lead: str, body: str) -> str:
     text = f"{lead}: {body}" if lead else body
     return capitalised(text).rstrip(".") + "."
+
+
+WRAP_WIDTH = 105  # the learned player's page's lines
+
+
+def wrap(text: str, first: str = "", width: int = WRAP_WIDTH) -> str:
+    """`text` in lines of at most `width` columns (a longer word stays whole), the first starting with `first`,
+    the others indented as deep. A line never starts with what Markdown would read as a list, a quote, a
+    heading or an underline (`- `, `+ `, `> `, `# `, `= `, `1. `): such a word keeps to the word before it."""
+    groups: list[str] = []
+    for word in text.split():
+        if groups and re.fullmatch(r"[-+*>#=|]+|\d+[.)]", word):
+            groups[-1] += " " + word
+        else:
+            groups.append(word)
+    lines, line, prefix = [], "", first
+    for group in groups:
+        if line and len(prefix) + len(line) + 1 + len(group) > width:
+            lines.append(prefix + line)
+            line, prefix = "", " " * len(first)
+        line += (" " if line else "") + group
+    return "\n".join(lines + [prefix + line])
+
+
+def paragraph(text: str) -> str:
+    """A paragraph of Markdown in lines of at most `WRAP_WIDTH` columns (``wrap``), however the source broke it."""
+    return wrap(text)
+
+
+def list_item(text: str) -> str:
+    """A list item (``- ``) in lines of at most `WRAP_WIDTH` columns, its continuation lines indented."""
+    return wrap(text, "- ")
+
+
+def block(markdown: str) -> str:
+    """Markdown kept as written (its line breaks and indentation), from a triple-quoted string indented with
+    the code: dedented, without the blank lines around it."""
+    return textwrap.dedent(markdown).strip("\n")
+
+
+def tight(*blocks: str) -> str:
+    """Blocks one after another with no blank line between them: the items of one list."""
+    return "\n".join(blocks)

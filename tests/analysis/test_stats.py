@@ -11,9 +11,10 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from idiotsim.analysis.stats import (ALPHA, Z95, ClusterSums, Interval, Moments, adjust_holm, decimals_for, holm,
-                            holm_interval_alphas, mean_interval, median_of_counts, normal_interval, rate_interval,
-                            ratio_difference, ratio_interval, t95, two_sided_p, welch_difference)
+from idiotsim.analysis.stats import (ALPHA, Z95, ClusterSums, Interval, Moments, adjust_holm, clustered_mean,
+                                     decimals_for, holm, holm_interval_alphas, mean_interval, median_of_counts,
+                                     normal_interval, rate_interval, ratio_difference, ratio_interval, t95,
+                                     two_sided_p, welch_difference)
 
 
 def ratio_ci(y, n):
@@ -328,3 +329,12 @@ def test_a_rate_interval_stays_within_0_and_1():
     n = np.full(100, 10)
     plain, rate = ratio_interval(y, n), rate_interval(y, n)
     assert plain.lo < 0 and rate.lo == 0 and rate.hi == plain.hi and rate.mean == plain.mean == 0.003
+
+
+def test_a_clustered_mean_is_the_ratio_of_the_clusters_sums():
+    deal = np.array([0, 0, 1, 2, 2, 2])
+    diff = np.array([1, -1, 2, 0, 0, 3])
+    x = clustered_mean(deal, diff)
+    assert math.isclose(x.mean, 5 / 6)
+    per_deal = ratio_interval(np.array([0, 2, 3]), np.array([2, 1, 3]))
+    assert math.isclose(x.hi, per_deal.hi) and math.isclose(x.lo, per_deal.lo)

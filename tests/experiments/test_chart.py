@@ -1,5 +1,5 @@
-"""The strategy chart (issue 44 item 4): the `chart` design of `idiotsim report` (idiotsim/experiments/chart_design.py)
-and the `chart` player (strategies/chart.py), which follows the committed page.
+"""The strategy chart (issue 44 item 4): the `chart` design of `idiotsim report` (idiotsim/experiments/chart_design.py
+and the chart_* modules it strings together) and the `chart` player (strategies/chart.py), which follows the committed page.
 
 - The seats a row is measured on hold exactly its ranks, and the constrained strong player lays exactly that row
   there (so a row's cell is what it says); a rank-kept seat's basic row lays that rank face-up.
@@ -11,7 +11,6 @@ and the `chart` player (strategies/chart.py), which follows the committed page.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +19,11 @@ import pytest
 from idiotsim.analysis.stats import Interval
 from idiotsim.engine.batches import trace_game
 from idiotsim.errors import UserError
-from idiotsim.experiments import chart_design as cd
-from idiotsim.experiments.spec import load_spec, row_ranks, row_text
+from idiotsim.experiments.chart_analysis import chart_rules, rules_from_csv
+from idiotsim.experiments.chart_cells import BASIC_KNOBS, Cell, order_spec
+from idiotsim.experiments.chart_seats import basic_rows, find_seats
+from idiotsim.experiments.spec import load_spec
+from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, swap_best
 from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN, TWO
@@ -53,7 +55,7 @@ def test_a_chart_spec_with_a_bad_row_is_one_error_line(tmp_path):
 @pytest.mark.long(60)
 def test_each_rows_seats_hold_it_and_the_constrained_strong_player_lays_it():
     rows = [row_ranks(r) for r in ("5-5-10", "K-K-A", "2-10-A")]
-    seats, keep, same = cd.find_seats(RULES, 4401, rows, [RANK_OF_NAME["2"]], 6)
+    seats, keep, same = find_seats(RULES, 4401, rows, [RANK_OF_NAME["2"]], 6)
     strong = "learned-search-4p:swap=0"
     basic = load_strategy("basic")
     for ranks in rows:
@@ -69,7 +71,7 @@ def test_each_rows_seats_hold_it_and_the_constrained_strong_player_lays_it():
             six = sorted(RANK_OF_NAME[r] for r in mine["faceup"] + mine["hand"])
             counts = np.bincount(six, minlength=13)
             assert all(counts[r] == list(ranks).count(r) for r in set(ranks))  # exactly the row's ranks
-            basic_counts = cd.basic_rows(counts[None])[0]
+            basic_counts = basic_rows(counts[None])[0]
             assert bool(same[ranks][i]) == np.array_equal(basic_counts, np.bincount(ranks, minlength=13))
     two = keep[RANK_OF_NAME["2"]]
     for deal, seat in zip(two.deal.tolist(), two.seat.tolist()):
@@ -78,7 +80,7 @@ def test_each_rows_seats_hold_it_and_the_constrained_strong_player_lays_it():
 
 
 def _row(section, key, mean, lo, hi, p_holm):
-    return (cd.Cell(section, key, "a", "b", key), Interval(mean, lo, hi, (hi - lo) / 2, p_holm, 0.01, p_holm), 100, 0.5)
+    return (Cell(section, key, "a", "b", key), Interval(mean, lo, hi, (hi - lo) / 2, p_holm, 0.01, p_holm), 100, 0.5)
 
 
 def test_the_rules_come_from_the_cells():
@@ -94,7 +96,7 @@ def test_the_rules_come_from_the_cells():
             _row("burn-own", "8", 0.0, -0.01, 0.01, none), _row("copies", "1", 0.04, 0.02, 0.06, significant),
             _row("order", "K", -0.01, -0.02, -0.005, significant), _row("order", "A", -0.02, -0.03, -0.01, significant),
             _row("order", "Q", -0.03, -0.07, 0.01, none)]
-    rules = cd.chart_rules(rows, spec)
+    rules = chart_rules(rows, spec)
     assert rules.rows == ("10-K-A", "5-5-10")  # significant and better, best first
     assert rules.keep == ("2",)
     assert rules.pickup == (1, "K")  # 3:9 beats never but costs the strong player
@@ -103,7 +105,7 @@ def test_the_rules_come_from_the_cells():
 
 
 def test_the_chart_player_follows_the_committed_page():
-    rules = cd.rules_from_csv(REPORTS / "chart.csv")
+    rules = rules_from_csv(REPORTS / "chart.csv")
     assert tuple(row_text(row_ranks(r)) for r in chart.SWAP_ROWS) == rules.rows
     assert chart.KEEP_IN_HAND == rules.keep
     assert (chart.PICKUP_MAX, RANK_NAMES[chart.PICKUP_MIN_RANK]) == (rules.pickup or (0, "K"))
@@ -192,18 +194,9 @@ def test_the_chart_players_turns_follow_its_tables():
         assert (seen[name] > 0) == bool(active)
 
 
-def test_a_cells_interval_is_clustered_by_deal():
-    deal = np.array([0, 0, 1, 2, 2, 2])
-    diff = np.array([1, -1, 2, 0, 0, 3])
-    x = cd._clustered_mean(deal, diff)
-    assert math.isclose(x.mean, 5 / 6)
-    per_deal = cd.ratio_interval(np.array([0, 2, 3]), np.array([2, 1, 3]))
-    assert math.isclose(x.hi, per_deal.hi) and math.isclose(x.lo, per_deal.lo)
-
-
 def test_the_chart_player_with_every_section_off_is_basic():
-    """The play order's cells are basic with one rule (cd.order_spec): with every section off the chart player is basic."""
-    off = load_strategy(f"chart:{cd.BASIC_KNOBS}")
+    """The play order's cells are basic with one rule (order_spec): with every section off the chart player is basic."""
+    off = load_strategy(f"chart:{BASIC_KNOBS}")
     rng = np.zeros(1, np.uint64)
     turns = 0
     for decision in (ob.SWAP, ob.TURN):
@@ -212,7 +205,7 @@ def test_the_chart_player_with_every_section_off_is_basic():
             assert int(off.decide(obs, hand, off.params, rng)) == expected
             turns += decision == ob.TURN
     assert turns > 100
-    two = load_strategy(cd.order_spec("two_from=12"))
+    two = load_strategy(order_spec("two_from=12"))
     changed = 0
     for obs, hand in _positions(ob.TURN, games=60):
         basic = basic_turn(obs, hand)

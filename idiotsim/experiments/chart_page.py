@@ -1,0 +1,332 @@
+"""The chart's page: chart.md (the chart a player memorises, then every cell it rests on), chart.csv, its
+one-line answers and the main figures the index shows."""
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import numpy as np
+
+from idiotsim.analysis.stats import Interval, decimals_for, format_p
+from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs
+from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES, COUNTING,
+                                              ORDER_DEALS, ORDER_RULES, PICKUP_RANKS, PICKUP_SIZES, Cell,
+                                              pile_words, strong_spec)
+from idiotsim.experiments.chart_play import PlayedChart, games_in_all
+from idiotsim.experiments.chart_seats import SWAP_FIRST_DEAL
+from idiotsim.experiments.design import CellTable
+from idiotsim.experiments.report_markdown import opening, source_lines
+from idiotsim.experiments.strategy_text import at_players
+from idiotsim.experiments.text import csv_value, format_number, format_percent, rules_text
+
+
+def difference_text(x: Interval, least: int = 3) -> str:
+    """`+0.012 (-0.003 to +0.027)`, the digit rule; `n/a` where there was nothing to compare."""
+    if math.isnan(x.mean):
+        return "n/a"
+    if x.mean == 0 and x.lo == 0 and x.hi == 0:
+        return "0 (the same games)"
+    if math.isnan(x.lo):
+        return format_number(x.mean, least, True) + " (too few to judge)"
+    d = decimals_for(x.lo, x.hi, least)
+    return f"{_signed(x.mean, d)} ({_signed(x.lo, d)} to {_signed(x.hi, d)})"
+
+
+def _signed(v: float, digits: int) -> str:
+    """A signed number, but a bare 0.000 where it rounds to zero (never "+0.000" or "-0.000")."""
+    text = format_number(v, digits, True)
+    return text.lstrip("+-") if text.lstrip("+-") == "0." + "0" * digits else text
+
+
+def _mark(x: Interval) -> str:
+    return "better" if beats(x) else ("worse" if costs(x) else "no significant difference")
+
+
+def find_cell(rows: list, section: str, key: str):
+    for c, x, seats, differs in rows:
+        if c.section == section and c.key == key:
+            return x, seats, differs
+    raise KeyError((section, key))
+
+
+def percent_text(x: Interval) -> str:
+    """A share and its interval in whole percent (n/a where the strong player's gain is not settled)."""
+    if any(math.isnan(v) for v in (x.mean, x.lo, x.hi)):
+        return "n/a"
+    def pct(v):
+        text = f"{100 * v:.0f}%"
+        return "0%" if text == "-0%" else text
+    return f"{pct(x.mean)} ({pct(x.lo)} to {pct(x.hi)})"
+
+
+def _rank_word(name: str) -> str:
+    return {"A": "an A", "J": "a J", "Q": "a Q", "K": "a K", "8": "an 8"}.get(name, f"a {name}")
+
+
+def _low_pairs(rows_on_chart) -> list[str]:
+    """The pairs that a chart's rows lay beside a 10 ("3" for 3-3-10), in the list's order."""
+    return [r.split("-")[0] for r in rows_on_chart if r.endswith("-10") and r.split("-")[0] == r.split("-")[1]]
+
+
+def rules_lines(rows: list, rules: ChartRules) -> list[str]:
+    """The chart itself: what a player memorises, one numbered line a section."""
+    listed = ", ".join(rules.rows)
+    keep = " and ".join(f"{r}s" for r in rules.keep)
+    swap = (f"Lay face-up the first of these rows your six cards can make, best first: {listed}. Otherwise"
+            if rules.rows else "Lay face-up")
+    swap += " your three best cards, 10 before 2 before A, K, Q, ... down to 3"
+    swap += f", but keep your {keep} in hand (face-up only if the hand has no room)." if keep else "."
+    pairs = _low_pairs(rules.rows)
+    if len(pairs) >= 3:
+        swap += (f" In short: a pair of {pairs[0]}s to {pairs[-1]}s beside a 10 lies face-up, the lower pair "
+                 "first, and the high cards stay in hand.")
+    play = "The lowest card you may play, with every copy of it"
+    if rules.two_from:
+        play += (f"; but when that is {_rank_word(rules.two_from)}"
+                 + ("" if rules.two_from == "A" else " or higher") + ", a 2 instead if you hold one")
+    if rules.stop:
+        play += ("; when the next player has only face-up cards left, the lowest card none of them can beat, if "
+                 "you hold one")
+    play += "; otherwise 2s, and a 10 last"
+    play += (f", but pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it."
+             if rules.save_specials else ".")
+    pickup = (f"Pick up a pile of 1 to {rules.pickup[0]} cards by choice when every card in it is "
+              f"{rules.pickup[1]} or higher, or a 2 (while you play from your hand)." if rules.pickup else
+              "Never pick up the pile by choice.")
+    burn = (f"Burn with a 10 as soon as the pile holds {rules.burn} cards or more." if rules.burn else
+            "Save your 10s: play one only when nothing else may be played.")
+    copies = (f"While the talon lasts, play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time."
+              if rules.copies else "Play every copy of the rank you play, talon or not.")
+    full, _, _ = find_cell(rows, "counting-diff", "full-none")
+    specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
+    counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned "
+                f"player ({_mark(specials)}); remembering every card that left play {difference_text(full)} "
+                f"({_mark(full)}). The chart player does not count.")
+    return [f"1. **The swap.** {swap}", f"2. **Playing.** {play}", f"3. **Picking up.** {pickup}",
+            f"4. **Burning.** {burn}", f"5. **Copies.** {copies}", f"6. **Counting.** {counting}"]
+
+
+def chart_answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
+    chart, _, _ = find_cell(rows, "chart", "chart")
+    strong, _, _ = find_cell(rows, "chart", "strong")
+    share = chart_share(played)
+    n = played.spec.players
+    lead = ("A player who follows this page finishes " +
+            ("better than" if beats(chart) else "worse than" if costs(chart) else "no better than") +
+            f" a beginner (`basic`) at {n} players: {difference_text(chart)} in mean place a game")
+    parts = [f"lay face-up the first of {len(rules.rows)} listed rows you can make" if rules.rows
+             else "lay your best cards face-up"]
+    if rules.keep:
+        parts.append("keep " + " and ".join(f"{r}s" for r in rules.keep) + " in hand")
+    if rules.two_from:
+        parts.append(f"play a 2 rather than {_rank_word(rules.two_from)}"
+                     + ("" if rules.two_from == "A" else " or higher"))
+    if rules.stop:
+        parts.append("stop a next player who is down to face-up cards")
+    if rules.save_specials:
+        parts.append(f"pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it")
+    parts.append(f"pick up piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher and 2s"
+                 if rules.pickup else "never pick up by choice")
+    parts.append(f"burn with a 10 from {rules.burn} cards on" if rules.burn else "save your 10s")
+    parts.append(f"play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time while the talon "
+                 "lasts" if rules.copies else "play every copy")
+    return (f"{lead}, {percent_text(share)} of what the strong player gains ({difference_text(strong)}); its rules: "
+            f"{'; '.join(parts)}.")
+
+
+def chart_plain(played: PlayedChart, rows: list, rules: ChartRules) -> str:
+    """The page's first sentence: what memorising it is worth, in words a player reads in five seconds."""
+    chart, _, _ = find_cell(rows, "chart", "chart")
+    strong, _, _ = find_cell(rows, "chart", "strong")
+    share = chart_share(played)
+    if not beats(chart):
+        return ("Memorising this chart gains nothing measurable over a beginner's play (`basic`); the strong "
+                f"player gains {abs(strong.mean):.2f} places a game.")
+    pct = "" if math.isnan(share.mean) else f", about {100 * share.mean:.0f}% of what the strong player gains"
+    rule = ("a 2 rather than " + ("an A" if rules.two_from == "A" else f"a {rules.two_from} or higher")
+            if rules.two_from else None)
+    pairs = _low_pairs(rules.rows)
+    row = ("a low pair and a 10 face-up" if len(pairs) >= 3 else
+           f"the best of {len(rules.rows)} face-up rows" if rules.rows else None)
+    tips = [t for t in (row, rule,
+                        "never pick up by choice" if not rules.pickup else None,
+                        "save your 10s" if not rules.burn else None) if t]
+    return (f"Memorise this chart and you finish about {abs(chart.mean):.2f} places a game better than a beginner "
+            f"(`basic`){pct}: {', '.join(tips)}.")
+
+
+def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, plot_name: str) -> str:
+    spec = played.spec
+    s = strong_spec(spec)
+    lines = opening(spec.title, chart_plain(played, rows, rules), spec.question, answer)
+    lines += ["## The chart", "", *rules_lines(rows, rules), "",
+             "A rule is on the chart where it beats the beginner's rule at strong play with a Holm-adjusted p below "
+             "0.05 and does not cost the strong player measurably against its own choice; where no rule did, the "
+             "chart keeps the beginner's rule. The sections below give every cell the page rests on.", "",
+             f"Every cell is measured at strong play unless it says otherwise: the strong player is `{s}` (the "
+             "learned player that searches its close turns), constrained to the rule (docs/strategies.md, "
+             "\"Constraints\"), in every seat of a deal in turn with `basic` in the others. Each number is a paired "
+             "difference in mean place on the same deals and random draws (negative: better), with its 95% CI "
+             "clustered by deal; every p-value is Holm-adjusted over the page's "
+             f"{sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))} tests.", ""]
+    if spec.notes.strip():
+        lines += [spec.notes.strip(), ""]
+    lines += [f"![{spec.title}]({plot_name})", ""]
+    lines += ["## The chart as a player", "",
+              "`chart` (strategies/chart.py) plays the committed page and nothing else: its rows, ranks kept in "
+              "hand, play order, pickups, burning and copies as above, `basic`'s move everywhere else. On fresh "
+              f"deals (deals from {CHART_FIRST_DEAL:,} on, which no cell used), each against `basic` in the same "
+              "seat:", "", "| player | against basic |", "|---|---|"]
+    chart, _, _ = find_cell(rows, "chart", "chart")
+    strong, _, _ = find_cell(rows, "chart", "strong")
+    lines += [f"| `chart` | {difference_text(chart)} |", f"| `{s}` | {difference_text(strong)} |"]
+    share = chart_share(played)
+    lines += ["", f"The chart recovers {percent_text(share)} of the strong player's gain (the ratio of the two gains "
+              "on the same deals, its 95% CI by the delta method over deals). What each section is worth to the chart "
+              "player (the chart with that section played as `basic` plays it, against the chart; positive: the "
+              "section helps):", "", "| without | against the chart |", "|---|---|"]
+    for section, _ in CHART_SECTIONS:
+        x, _, _ = find_cell(rows, "chart-section", section)
+        lines.append(f"| its {section} | {difference_text(x)} |")
+    lines += ["", "## The swap: which three cards lie face-up", "",
+              "A row's number is the strong player laying exactly that row against it laying basic's row (the three "
+              "best by 3 < 4 < ... < A < 2 < 10), on seats whose six cards hold exactly the row's ranks (so the row "
+              "can be laid), the strong player playing on; and against the strong player's own swap. Bold rows "
+              "beat basic's row (on the chart); the others are listed for the ranking. \"Same as basic\" is the "
+              "share of those seats where basic's row is that row (there the two arms play the same game).", "",
+              "| place | row | against basic's row | against the strong player's own row | seats | same as basic |",
+              "|---|---|---|---|---|---|"]
+    swap = sorted(((x.mean, c.key, x, seats) for c, x, seats, _ in rows if c.section == "swap"),
+                  key=lambda t: (math.inf if math.isnan(t[0]) else t[0], t[1]))
+    for place, (_, key, x, seats) in enumerate(swap, 1):
+        own, _, _ = find_cell(rows, "swap-own", key)
+        same = played.same_row[key]
+        name = f"**{key}**" if key in rules.rows else key
+        lines.append(f"| {place} | {name} | {difference_text(x)} | {difference_text(own)} | {seats:,} | "
+                     f"{format_percent(float(np.mean(same)) if len(same) else math.nan, 0)} |")
+    own, _, _ = find_cell(rows, "own-swap", "own")
+    lines += ["", f"The strong player's own swap against basic's row, on every seat: {difference_text(own)}.", "",
+              "Ranks to keep in hand: on seats where basic's row lays the rank face-up, the same row with that "
+              "rank kept in hand instead (the next best card face-up), the strong player playing on:", "",
+              "| rank | kept in hand, against basic's row | seats | verdict |", "|---|---|---|---|"]
+    for c, x, seats, _ in rows:
+        if c.section == "keep":
+            verdict = "**keep in hand**" if c.key in rules.keep else _mark(x)
+            lines.append(f"| {c.key} | {difference_text(x)} | {seats:,} | {verdict} |")
+    lines += ["", "## The play order", "",
+              "No constraint of the strong player's play order exists (it would leave the search little to "
+              "choose), so these rules are measured on the beginner's play, as the chart player plays them: "
+              f"`basic` with the one rule against `basic`, on deals of their own, {ORDER_DEALS} times as many as "
+              "the strong player's cells (Size). A bold rule is on the chart.", "",
+              "| rule | against basic | verdict |", "|---|---|---|"]
+    for key, words, _ in ORDER_RULES:
+        x, _, _ = find_cell(rows, "order", key)
+        on = key in (rules.two_from, "stop" if rules.stop else None, f"save:{rules.save_specials}")
+        lines.append(f"| {'**' + words + '**' if on else words} | {difference_text(x)} | "
+                     f"{'**on the chart**' if on else _mark(x)} |")
+    lines += ["", "## Voluntary pickups (R14)", "",
+              "Picking up, in the hand phase, every pile of 1 to N cards whose cards are all 2s or of the rank "
+              "given or higher, against never picking up by choice (the beginner's rule); below it (own), the same "
+              "against the strong player's own choice. "
+              + (f"On the chart: piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher."
+                 if rules.pickup else "No pickup rule beats never picking up without costing the strong player: "
+                 "never pick up by choice."), ""]
+    never, _, _ = find_cell(rows, "pickup", "never")
+    header = "| pile | " + " | ".join(f"{r} or higher" for r in PICKUP_RANKS) + " |"
+    lines += [header, "|---|" + "---|" * len(PICKUP_RANKS)]
+    for k in PICKUP_SIZES:
+        cells = []
+        for r in PICKUP_RANKS:
+            x, _, _ = find_cell(rows, "pickup", f"{k}:{r}")
+            y, _, _ = find_cell(rows, "pickup-own", f"{k}:{r}")
+            text = f"{difference_text(x)}<br>own: {difference_text(y)}"
+            cells.append(f"**{text}**" if rules.pickup == (k, r) else text)
+        lines.append(f"| {pile_words(k)} | " + " | ".join(cells) + " |")
+    lines += ["", f"Never picking up by choice against the strong player's own pickups: {difference_text(never)}.", ""]
+    lines += ["## Burning with a 10", "",
+              "A 10 as soon as the pile holds N cards (saved below), against saving 10s while another play is "
+              "legal (the beginner's rule), and against the strong player's own choice. "
+              + (f"On the chart: burn from {rules.burn} cards on." if rules.burn else
+                 "No pile size beats saving the 10 without costing the strong player: save your 10s."), "",
+              "| pile | against saving 10s | against the strong player's own |", "|---|---|---|"]
+    for k in BURN_SIZES:
+        x, _, _ = find_cell(rows, "burn", str(k))
+        y, _, _ = find_cell(rows, "burn-own", str(k))
+        lines.append(f"| from {k} card{'s' if k > 1 else ''} | {difference_text(x)} | {difference_text(y)} |")
+    save, _, _ = find_cell(rows, "burn", "never")
+    lines += ["", f"Saving 10s against the strong player's own choice: {difference_text(save)}.", "",
+              "## Copies while the talon lasts", "",
+              "At most N cards a play from the hand while the talon lasts, against the strong player's own choice "
+              "of how many copies to play. " + (f"On the chart: at most {rules.copies}." if rules.copies else
+                                                "Holding copies back does not pay: play every copy."), "",
+              "| at most | against the strong player's own |", "|---|---|"]
+    for k in COPIES:
+        x, _, _ = find_cell(rows, "copies", str(k))
+        lines.append(f"| {k} | {difference_text(x)} |")
+    lines += ["", "## Counting", "",
+              "What remembering the cards that have left play (burned, buried in the pile, picked up in sight) is "
+              "worth, asked of the learned players (`learned-fast-*`, 24 hidden units: the gated player has no "
+              "model of each kind): three models of one recipe, none of them a model with inputs zeroed: full "
+              "memory (the shipped model), no memory (trained in its own run, without the memory inputs) and only "
+              "the burned 2s and 10s remembered (fitted on the no-memory run's positions with those inputs), each "
+              "against `basic` in the same seat, so every control's strength is in the table.", "",
+              "| memory | against basic |", "|---|---|"]
+    for name, model in COUNTING:
+        x, _, _ = find_cell(rows, "counting", name)
+        lines.append(f"| {name} (`{at_players(model, spec.players)}`) | {difference_text(x)} |")
+    full, _, _ = find_cell(rows, "counting-diff", "full-none")
+    specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
+    lines += ["", f"Remembering everything, against no memory: {difference_text(full)}; the burned 2s and 10s alone, "
+              f"against no memory: {difference_text(specials)}.", "", "## Size", "", _size_text(played), "",
+              *source_lines(spec, played.reduced)]
+    return "\n".join(lines)
+
+
+def _size_text(played: PlayedChart) -> str:
+    spec = played.spec
+    seats = [len(v) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
+    deals = [len(np.unique(v.deal)) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
+    caveat = (" (`--quick` check size: not the shipped numbers)" if played.quick else "") + \
+             (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "")
+    span = f"{min(seats):,}" if min(seats) == max(seats) else f"{min(seats):,} to {max(seats):,}"
+    return (f"{played.deals:,} deals, each at every seat, for the pickup, burning, copies and counting cells "
+            f"({played.deals * spec.players:,} games an arm); the same number of fresh deals for the chart player; "
+            f"{ORDER_DEALS * played.deals:,} deals, each at every seat, for the play order (played at engine speed: "
+            f"{ORDER_DEALS * played.deals * spec.players:,} games an arm); {span} seats (from {min(deals):,} to "
+            f"{max(deals):,} deals) for each face-up row and rank kept in hand (the first seats of deals from "
+            f"{SWAP_FIRST_DEAL:,} on that hold it, every arm of a row on the same seats); "
+            f"{games_in_all(played):,} games in all{caveat}. Rules: {rules_text(spec.points[0].rules) or 'canonical'}; "
+            f"seed {spec.seed}.")
+
+
+CSV_COLUMNS = ("section", "cell", "key", "arm", "reference", "seats", "differs", "mean", "lo", "hi", "p", "p_holm",
+               "on_chart", "games_in_all")
+
+
+def _on_chart(cell: Cell, rules: ChartRules) -> bool:
+    return ((cell.section == "swap" and cell.key in rules.rows) or (cell.section == "keep" and cell.key in rules.keep)
+            or (cell.section == "pickup" and rules.pickup is not None and cell.key == f"{rules.pickup[0]}:"
+                f"{rules.pickup[1]}") or (cell.section == "burn" and cell.key == str(rules.burn))
+            or (cell.section == "copies" and cell.key == str(rules.copies))
+            or (cell.section == "order" and cell.key in (rules.two_from, "stop" if rules.stop else None,
+                                                         f"save:{rules.save_specials}")))
+
+
+def chart_csv(played: PlayedChart, rows: list, games: int) -> str:
+    rules = chart_rules(rows, played.spec)
+    buffer = io.StringIO()
+    w = csv.writer(buffer, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for c, x, seats, differs in rows:
+        w.writerow([csv_value(v) for v in (c.section, c.name, c.key, c.arm, c.reference, seats, differs, x.mean, x.lo,
+                                           x.hi, x.p, x.p_holm, _on_chart(c, rules), games)])
+    return buffer.getvalue()
+
+
+def chart_main_figures(rows: list) -> CellTable:
+    cells = [[c.section, c.name, difference_text(x), format_p(x.p_holm)] for c, x, _, _ in rows
+             if c.section in ("chart", "counting-diff", "own-swap")]
+    return CellTable("The chart player, the strong player and counting (mean place against the reference; "
+                     "negative: better)", [("section", "left"), ("cell", "left"), ("effect (95% CI)", "right"),
+                                           ("Holm p", "right")], cells)
