@@ -34,7 +34,7 @@ PAGE = "learned.md"
 TEMPLATE = "learned/template.md"
 FRONTIER_PLOT = "learned_frontier.png"
 LEAST = 3  # decimals of a mean-place difference, more where the digit rule needs them
-SEARCH_DEFAULT_ROLLOUTS = 128  # the search's K (strategies/search: the `rollouts` knob's default)
+from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS as SEARCH_DEFAULT_ROLLOUTS  # the search's K
 
 # The key columns of each CSV a `{{FILE|KEY...|COLUMN|FORMAT}}` field may name.
 KEYS = {

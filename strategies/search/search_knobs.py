@@ -52,5 +52,6 @@ KNOBS = (
                            "the search's ties); 0: basic's move first, then the list's order"),
 )
 K = knob_ids(KNOBS)
+DEFAULT_ROLLOUTS = KNOBS[K.rollouts].default  # the K of `search` as named, for labels and other defaults
 CONSTRAINTS_AT = len(KNOBS)  # the constraint block follows the knobs
 LEARNED_AT = CONSTRAINTS_AT + CONSTRAINT_SIZE  # the learned model's users: the `learned` family's params follow it
