@@ -139,15 +139,36 @@ def _no_options() -> None:
 
 
 def add_command(name: str, source: str) -> None:
-    """Add the command `name` run by the function of `source`, ``"package.module:function"`` (imported
-    on first use)."""
+    """Add the command `name` run by the function of `source`, ``"package.module:function"``, or the
+    sub-commands of the ``command_group`` of ``"package.module:group"`` (imported on first use)."""
     SOURCES[name] = source
 
 
+def command_group(help: str) -> typer.Typer:
+    """A command of sub-commands (``idiotsim learn generate``), each added with ``sub_command``; bare, it
+    shows its help."""
+    return typer.Typer(cls=Group, help=unwrapped_help(help), no_args_is_help=True, add_completion=False,
+                       pretty_exceptions_enable=False)
+
+
+def sub_command(group: typer.Typer, name: str):
+    """Decorator: the function becomes the sub-command `name` of `group`, its help its docstring as every
+    command's."""
+    def register(function):
+        group.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+        return function
+    return register
+
+
 def _build_command(name: str, source: str):
-    """The click command of `source`, built exactly as typer builds a group's registered command."""
+    """The click command of `source`, built exactly as typer builds a group's registered command or
+    sub-app."""
     module, _, attribute = source.partition(":")
     function = getattr(importlib.import_module(module), attribute)
+    if isinstance(function, typer.Typer):
+        group = typer.main.get_group(function)
+        group.name = name
+        return group
     holder = typer.Typer()
     holder.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
     return typer.main.get_command_from_info(holder.registered_commands[0],
