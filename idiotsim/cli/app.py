@@ -224,9 +224,9 @@ _START_UP = {"collector_paused": False, "quick_exit": False}
 def console() -> None:
     """The console script: ``main`` with Python's cyclic garbage collector paused while the command's
     modules import (numba's among them) and its options are read. Those objects live until the program
-    ends, so the collector would only scan them again and again (about a fifth of the start-up's CPU);
-    when the command starts they are frozen out of every later collection, the one at exit included,
-    and the collector runs as usual. A command that succeeded after `quick_exit_when_done` ends
+    ends, so the collector would only scan them again and again (a share of the start-up's CPU that
+    benchmarks/run.py measures); when the command starts they are frozen out of every later collection, the
+    one at exit included, and the collector runs as usual. A command that succeeded after `quick_exit_when_done` ends
     without the interpreter's teardown (``_quick_exit``)."""
     gc.disable()
     _START_UP["collector_paused"] = True
@@ -249,7 +249,7 @@ def quick_exit_when_done() -> None:
 
 def _quick_exit() -> None:
     """Exit code 0 without tearing the interpreter down: numba's, llvmlite's and polars' modules take
-    0.03-0.05 s of CPU to unload, and nothing is left to save. Standard output and error are flushed
+    time to unload (benchmarks/run.py measures it), and nothing is left to save. Standard output and error are flushed
     and the exit handlers run first; if a flush fails (a closed pipe), the usual exit reports it."""
     try:
         sys.stdout.flush()

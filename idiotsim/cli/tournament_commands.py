@@ -124,7 +124,7 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
                   f"proportion), or the round robin's with --strategies (default {DEMO_GAMES}).")] = None) -> None:
     """The main job: the strength ladder from `random` through `basic`, the tuned and learned players to the
     gated search and the search, each at a table with three `basic` players on the same deals, with its
-    table and plots (about 2 minutes on 2 cores once compiled). --strategies all: the cheap strategies' round
+    table and plots (its time: README). --strategies all: the cheap strategies' round
     robin."""
     if strategies is not None:
         if strategies.strip() == CHEAP_FIELD:
