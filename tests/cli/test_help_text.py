@@ -122,3 +122,17 @@ def test_learn_is_one_sub_command_per_job_each_with_its_own_options(capsys, monk
     from idiotsim.strategies.search.search_knobs import K
     rollouts = next(p for p in command(("learn", "generate")).params if p.name == "rollouts")
     assert rollouts.get_default(typer.Context(command(("learn", "generate")))) == load_strategy("search").params[K.rollouts]
+
+
+def test_every_learn_command_the_documents_give_names_a_job_and_its_options():
+    """The README's examples and the learned page's regeneration commands stay runnable as written."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    given = []
+    for name in ("README.md", "docs/strategies.md", "reports/learned/template.md"):
+        text = (root / name).read_text(encoding="utf-8").replace("\\\n", " ")
+        given += re.findall(r"idiotsim learn ([a-z]+)((?: +--?[a-z-]+(?: +(?!--)[^\s`#]+)?)*)", text)
+    assert len(given) >= 15
+    for job, options in given:
+        known = {opt for param in command(("learn", job)).params for opt in param.opts}
+        assert set(re.findall(r"--?[a-z-]+(?=\s|$)", options)) <= known, (job, options)
