@@ -3,8 +3,7 @@
 ``kernel`` compiles a function that allocates nothing with numba's reference
 counting turned off (``_nrt=False``). Numba otherwise wraps every array passed
 to a helper in atomic reference-count updates, which cost more than the game
-logic itself (measured: 80 ns against 14 ns for one `basic` decision). A
-kernel cannot create arrays or lists; functions that do use plain ``njit``.
+logic itself (README, "Design"). A kernel cannot create arrays or lists; functions that do use plain ``njit``.
 The numpy error model drops Python's zero-division checks from `%` and `//`.
 
 The cache. Numba checks only the timestamp of a function's own file before it

@@ -6,7 +6,6 @@ observation's accessors and the helpers of the toolkit (``idiotsim.strategies.to
 Loading one (``load_strategy``, ``load_strategies``, ``describe``, ...): ``idiotsim.strategies.loading``.
 Constraining one (``Constraints``, ``parse_constraints``, ``constrain``, ``constrained_move``, the filters
 ``allowed_moves`` / ``allowed_turn_moves`` / ``allowed_swap_moves``): ``idiotsim.strategies.constraints``.
-``idiotsim.toolkit``, the toolkit's name before December 2026, still imports.
 
 Inside the package, code imports from those homes, never from here (tests/test_layers.py).
 """

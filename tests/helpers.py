@@ -226,6 +226,22 @@ def run_cli(capsys, *args):
     return exc.value.code, out, err
 
 
+def command_paths() -> list[tuple]:
+    """Every command as its words after `idiotsim`, a group's sub-commands after it: ("run",), ("learn",),
+    ("learn", "generate"), ..."""
+    import typer
+
+    from idiotsim.cli import app
+
+    def walk(group, path):
+        for name in group.list_commands(typer.Context(group)):
+            command = group.get_command(typer.Context(group), name)
+            yield path + (name,)
+            if hasattr(command, "list_commands"):  # a group
+                yield from walk(command, path + (name,))
+    return list(walk(typer.main.get_command(app), ()))
+
+
 def cli_ok(capsys, *args) -> str:
     """Exit code 0 and no traceback; returns stdout."""
     code, out, err = run_cli(capsys, *args)

@@ -34,6 +34,8 @@ class Rung:
     what: str  # one line on what the player is
 
 
+# The search's K in its rung is the `rollouts` knob's default (strategies/search/search_knobs.py), written out:
+# importing the knobs imports the engine (tests/runs/test_tournament.py holds them equal).
 LADDER = (  # from the bottom up, the order they play in (the expensive ones, slow to compile, last)
     Rung("random", "random", 40, "a uniformly random legal move"),
     Rung("basic", "", 0, "the reference player (docs/rules.md): 2.5 by symmetry, not played"),

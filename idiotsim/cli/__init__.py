@@ -11,7 +11,8 @@ called from Python.
 - ``check_command``: check-strategy SPEC
 - ``analyze_command``: analyze (every move of a position, judged by search)
 - ``optimize_command``: optimize (CMA-ES knob tuning, ``idiotsim.optimize``)
-- ``learn_commands``: learn generate | train | evaluate | loop (the learned player, ``idiotsim.learn``)
+- ``learn_commands``: learn generate | train | evaluate | loop | page, sub-commands of one group (the learned
+  player, ``idiotsim.learn``)
 - ``table_commands``: play (you against the bots, ``idiotsim.table``) and review (a game's decisions, judged)
 - ``render``: what run, tournament, summarize, demo and report print: tables that fit the terminal,
   plain text when piped
@@ -20,7 +21,9 @@ Help text comes from each command's docstring, one line per paragraph (``app.unw
 wraps to the terminal; option help is one string per option.
 
 A new command is a function in one of these modules (or a new one), added to
-``COMMANDS`` below as ``"module:function"``; the order of ``COMMANDS`` is the order of ``--help``.
+``COMMANDS`` below as ``"module:function"``; the order of ``COMMANDS`` is the order of ``--help``. A command of
+sub-commands is an ``app.command_group`` with its functions added by ``app.sub_command``, listed as
+``"module:group"``.
 A command's module is imported only when that command runs or shows its help (``app.LazyCommands``):
 importing every module would put search, the learned player and their dependencies on the path of
 `idiotsim run`.

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (GameFileOpt, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_seed,
-                                  load_rules_option, load_seats)
+from idiotsim.cli.options import (DEFAULT_SEED, GameFileOpt, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SearchSeedOpt,
+                                  SeedOpt, StrategiesOpt, check_seed, load_rules_option, load_seats)
 from idiotsim.cli.game_commands import DeckOpt, load_deck_matches, seeded_match
 from idiotsim.errors import UserError
 
@@ -36,7 +36,7 @@ def analyze(
     precision: Annotated[Optional[float], typer.Option(
         "--precision", metavar="H", help="Play in batches until the best move is separated from every other, "
                                          "or every paired CI half-width is <= H (at most 100,000 states).")] = None,
-    search_seed: Annotated[int, typer.Option("--search-seed", metavar="S", help="Seed of the sampled states.")] = 0,
+    search_seed: SearchSeedOpt = DEFAULT_SEED,
     save_position: Annotated[Optional[str], typer.Option(
         "--save-position", metavar="FILE.toml", help="Also write the position as a position file (to edit, then analyze).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,

@@ -139,15 +139,36 @@ def _no_options() -> None:
 
 
 def add_command(name: str, source: str) -> None:
-    """Add the command `name` run by the function of `source`, ``"package.module:function"`` (imported
-    on first use)."""
+    """Add the command `name` run by the function of `source`, ``"package.module:function"``, or the
+    sub-commands of the ``command_group`` of ``"package.module:group"`` (imported on first use)."""
     SOURCES[name] = source
 
 
+def command_group(help: str) -> typer.Typer:
+    """A command of sub-commands (``idiotsim learn generate``), each added with ``sub_command``; bare, it
+    shows its help."""
+    return typer.Typer(cls=Group, help=unwrapped_help(help), no_args_is_help=True, add_completion=False,
+                       pretty_exceptions_enable=False)
+
+
+def sub_command(group: typer.Typer, name: str):
+    """Decorator: the function becomes the sub-command `name` of `group`, its help its docstring as every
+    command's."""
+    def register(function):
+        group.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
+        return function
+    return register
+
+
 def _build_command(name: str, source: str):
-    """The click command of `source`, built exactly as typer builds a group's registered command."""
+    """The click command of `source`, built exactly as typer builds a group's registered command or
+    sub-app."""
     module, _, attribute = source.partition(":")
     function = getattr(importlib.import_module(module), attribute)
+    if isinstance(function, typer.Typer):
+        group = typer.main.get_group(function)
+        group.name = name
+        return group
     holder = typer.Typer()
     holder.command(name, cls=Command, help=unwrapped_help(function.__doc__))(function)
     return typer.main.get_command_from_info(holder.registered_commands[0],
@@ -203,9 +224,9 @@ _START_UP = {"collector_paused": False, "quick_exit": False}
 def console() -> None:
     """The console script: ``main`` with Python's cyclic garbage collector paused while the command's
     modules import (numba's among them) and its options are read. Those objects live until the program
-    ends, so the collector would only scan them again and again (about a fifth of the start-up's CPU);
-    when the command starts they are frozen out of every later collection, the one at exit included,
-    and the collector runs as usual. A command that succeeded after `quick_exit_when_done` ends
+    ends, so the collector would only scan them again and again (a share of the start-up's CPU that
+    benchmarks/run.py measures); when the command starts they are frozen out of every later collection, the
+    one at exit included, and the collector runs as usual. A command that succeeded after `quick_exit_when_done` ends
     without the interpreter's teardown (``_quick_exit``)."""
     gc.disable()
     _START_UP["collector_paused"] = True
@@ -228,7 +249,7 @@ def quick_exit_when_done() -> None:
 
 def _quick_exit() -> None:
     """Exit code 0 without tearing the interpreter down: numba's, llvmlite's and polars' modules take
-    0.03-0.05 s of CPU to unload, and nothing is left to save. Standard output and error are flushed
+    time to unload (benchmarks/run.py measures it), and nothing is left to save. Standard output and error are flushed
     and the exit handlers run first; if a flush fails (a closed pipe), the usual exit reports it."""
     try:
         sys.stdout.flush()

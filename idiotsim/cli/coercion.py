@@ -1,6 +1,6 @@
 """Option values that need no validator: typer (0.2x) checks every option's value with a pydantic
-validator, built and pydantic imported on the first option read (about 0.07-0.1 s of `idiotsim run`'s
-start-up). A value whose result is certain is passed here without one: a default or an omitted option
+validator, built and pydantic imported on the first option read (a share of `idiotsim run`'s start-up
+that benchmarks/run.py measures). A value whose result is certain is passed here without one: a default or an omitted option
 (None), a string for a string option, an integer's plain digits for an integer option, and a list of
 such strings. Any other value, a wrong one among them, goes to typer's own validator, built then, so
 every message stays typer's.

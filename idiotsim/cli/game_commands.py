@@ -13,10 +13,9 @@ import typer
 from idiotsim.game.cards import read_deck_file
 from idiotsim.runs.chunks import executor_from_flags
 from idiotsim.cli.app import quick_exit_when_done
-from idiotsim.cli.options import (ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt, RulesFileOpt,
-                                  RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
-                                  check_games, check_seed, load_rules_option,
-                                  load_seats, set_threads)
+from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt,
+                                  RulesFileOpt, RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
+                                  check_games, check_seed, load_rules_option, load_seats, set_threads)
 from idiotsim.game.trace import pretty_lines, suit_symbols_ok, trace_lines
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
@@ -175,7 +174,7 @@ def run(
     strategies: StrategiesOpt = "basic",
     games: Annotated[Optional[int], typer.Option("--games", "-g", metavar="G",
                                                  help="Number of games (with --decks: defaults to all).")] = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Run seed (decks and stochastic strategies).")] = 0,
+    seed: RunSeedOpt = DEFAULT_SEED,
     decks_file: Annotated[Optional[str], typer.Option(
         "--decks", metavar="FILE", help="Play these decks (one per line, `rounds` lines per game) in order.")] = None,
     rules_file: RulesFileOpt = None,
@@ -314,7 +313,7 @@ def print_seat_table(out_dir, players: int) -> None:
 
 def deal(
     players: PlayersOpt = None,
-    seed: RunSeedOpt = 0,
+    seed: RunSeedOpt = DEFAULT_SEED,
     games: GamesOpt = 1,
     first_game: Annotated[int, typer.Option("--first-game", metavar="I", help="Index of the first game.")] = 0,
     rules_file: RulesFileOpt = None,

@@ -18,9 +18,9 @@ from idiotsim.game.rules import FIELD_NAMES, Rules, load_rules
 
 SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.game.rng)
 MAX_GAMES = 10 ** 12
-# The run seed of every command that has a default one (run, deal, tournament, optimize, learn): one value, so
-# that leaving --seed out means the same anywhere. The commands whose seed picks a game to replay (trace,
-# analyze, review) have none, and play draws one and prints it.
+# The run seed of every command that has a default one (run, deal, tournament, optimize, learn) and the seed of
+# the sampled states (analyze, review): one value, so that leaving a seed out means the same anywhere. The
+# commands whose seed picks a game to replay (trace, analyze, review) have none, and play draws one and prints it.
 DEFAULT_SEED = 0
 
 PlayersOpt = Annotated[Optional[int], typer.Option(
@@ -43,6 +43,7 @@ SeedOpt = Annotated[Optional[int], typer.Option(
 RunSeedOpt = Annotated[int, typer.Option(
     "--seed", metavar="S", help="Run seed, 0..2**63-1: the decks and every random draw (the same default in "
                                 "every command).")]
+SearchSeedOpt = Annotated[int, typer.Option("--search-seed", metavar="S", help="Seed of the sampled states.")]
 GameOpt = Annotated[Optional[int], typer.Option(
     "--game", metavar="I", help="Game index under --seed (default 0).")]
 GamesOpt = Annotated[int, typer.Option("--games", "-g", metavar="G", help="Number of games to deal.")]  # deal

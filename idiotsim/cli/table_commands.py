@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SeedOpt, StrategiesOpt, check_seed,
-                                  load_rules_option, load_seats)
+from idiotsim.cli.options import (DEFAULT_SEED, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SearchSeedOpt, SeedOpt,
+                                  StrategiesOpt, check_seed, load_rules_option, load_seats)
 from idiotsim.errors import UserError
 from idiotsim.table.levels import bot_specs, levels_help
 
@@ -232,7 +232,7 @@ def review(
         "--seat", metavar="S", help="The seat to review (default: the person's seat of a game file, else 0).")] = None,
     rollouts: Annotated[Optional[int], typer.Option(
         "--rollouts", "-k", metavar="K", help="Sampled states per decision; every move is played on each (default 10,000).")] = None,
-    search_seed: Annotated[int, typer.Option("--search-seed", metavar="S", help="Seed of the sampled states.")] = 0,
+    search_seed: SearchSeedOpt = DEFAULT_SEED,
     players: PlayersOpt = None,
     strategies: StrategiesOpt = "basic",
     seed: SeedOpt = None,

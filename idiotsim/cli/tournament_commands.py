@@ -121,19 +121,21 @@ def demo(out: Annotated[str, typer.Option("--out", metavar="DIR", help="Results 
          games: Annotated[Optional[int], typer.Option(
              "--games", metavar="G",
              help="Games: the search's in the ladder (default 3000; the cheaper players play more, in fixed "
-                  "proportion), or the round robin's with --strategies (default 1000000).")] = None) -> None:
+                  f"proportion), or the round robin's with --strategies (default {DEMO_GAMES}).")] = None) -> None:
     """The main job: the strength ladder from `random` through `basic`, the tuned and learned players to the
     gated search and the search, each at a table with three `basic` players on the same deals, with its
-    table and plots (about 2 minutes on 2 cores once compiled). --strategies all: the cheap strategies' round
+    table and plots (its time: README). --strategies all: the cheap strategies' round
     robin."""
     if strategies is not None:
         if strategies.strip() == CHEAP_FIELD:
             from idiotsim.strategies.loading import engine_speed_names
             strategies = ",".join(engine_speed_names())
+        from idiotsim.analysis.ladder import SEED
+        from idiotsim.runs.tournament import CHUNK_GAMES
         # Replace an earlier demo (its strategies may have changed), never an unrelated folder.
-        tournament(out=out, strategies=strategies, players=4, games=games or DEMO_GAMES, seed=2026, field=None,
+        tournament(out=out, strategies=strategies, players=4, games=games or DEMO_GAMES, seed=SEED, field=None,
                    rules_file=None, rule=None, threads=None, force=is_demo_folder(Path(out)),
-                   independent=False, chunk_games=500_000, cluster=None, workers=None)
+                   independent=False, chunk_games=CHUNK_GAMES, cluster=None, workers=None)
         return
     from idiotsim.analysis.ladder import DEMO_SEARCH_GAMES
     check_games(games or DEMO_SEARCH_GAMES)

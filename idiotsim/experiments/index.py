@@ -8,6 +8,7 @@ from idiotsim.analysis.stats import Interval
 from idiotsim.experiments.deal_play import MIN_DIFFERING_DEALS
 from idiotsim.experiments.report_markdown import MULTIPLICITY_RULE, STALL_RULE
 from idiotsim.experiments.text import digits_for, format_interval
+from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS
 
 
 def index_markdown(written: list) -> str:
@@ -46,7 +47,7 @@ def _cell(text: str) -> str:
 
 
 LEVEL_COLUMNS = (("beginner", "beginner (`basic`)"), ("fast", "fast strong (`learned-fast-4p`)"),
-                 ("strong", "strong (gated `learned-search-4p`)"), ("search", "search cross-check (K = 128)"))
+                 ("strong", "strong (gated `learned-search-4p`)"), ("search", f"search cross-check (K = {DEFAULT_ROLLOUTS})"))
 TABLE_SIZES = (2, 3, 4, 5)
 HEADLINE_PLAYERS = 4
 

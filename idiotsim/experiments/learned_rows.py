@@ -14,9 +14,9 @@ from pathlib import Path
 from idiotsim.analysis.stats import decimals_for
 from idiotsim.errors import UserError
 from idiotsim.experiments.text import format_number
+from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS as SEARCH_DEFAULT_ROLLOUTS  # the search's K
 
 LEAST = 3  # decimals of a mean-place difference, more where the digit rule needs them
-SEARCH_DEFAULT_ROLLOUTS = 128  # the search's K (strategies/search: the `rollouts` knob's default)
 
 
 # The key columns of each CSV: the columns that pick the one row a figure of the page quotes.

@@ -156,7 +156,7 @@ def gated_search(read: Rows) -> list[str]:
 
             `gate=-1` with `swap=3` is the learned player exactly, and `gate` off (its default, 1000) is the search
             exactly; every existing knob keeps its index and default, and the default search appends nothing to
-            `params`, so every shipped report is unchanged (tests/test_search_gate.py checks all three, the gate's
+            `params`, so every shipped report is unchanged (tests/strategies/test_search_gate.py checks all three, the gate's
             rule turn by turn, that a decision depends only on what the seat has seen, and the generic checks).
             The shipped presets `learned-search-2p` .. `learned-search-5p` are `search:rollouts=16,gate=0.055,top=3,swap=3,belief=1`: the pickup-fact belief, the default when they were chosen and measured (the play facts, `belief=2`, the search's default since, were not tried with the gate).
 
@@ -267,10 +267,11 @@ def speed(read: Rows) -> list[str]:
             A learned decision builds the state part once as its non-zero inputs (about 44 of the 217 in 4-player
             games), each candidate's move part likewise (about 7.4 of 31), and adds their products to the first
             layer input by input in index order, with no heap allocation (the buffers live in the decision's stack
-            frame, strategies/learned/scratch.py) and no array bound wraparound code. The floats are those of the
-            full dense sums, so every score and decision is bit for bit the earlier player's
-            (tests/test_learn_speed.py checks it against that player, kept verbatim in tests/learn_reference.py,
-            on thousands of positions of ten variants and table sizes, for the shipped and random models).
+            frame, `stack_floats` of idiotsim/engine/memory.py) and no array bound wraparound code. The floats are
+            those of the full dense sums, so every score and decision is bit for bit the earlier player's
+            (tests/learn/test_learn_speed.py checks it against that player, kept verbatim in
+            tests/learn/learn_reference.py, on thousands of positions of ten variants and table sizes, for the
+            shipped and random models).
 
             **Before and after in one process** (CPU time, so other jobs' load counts less; load average 8 on 2
             cores; the best of three batches each; the old player is the reference one; 4 players, every seat):

@@ -26,6 +26,7 @@ import polars as pl
 
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
+from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS
 from idiotsim.runs.chunks import Executor, write_chunk_files
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import make_folder, write_atomic
@@ -47,7 +48,7 @@ class GenerateConfig:
     chunk_games: int = 10
     collectors: tuple = ("basic",)  # game g: collectors[g % len(collectors)] ...
     field: str = "basic"  # ... at seat (g // len(collectors)) % players, `field` at the others ("": every seat)
-    teacher_rollouts: int = 128  # K
+    teacher_rollouts: int = DEFAULT_ROLLOUTS  # K
     teacher_policy: int = 0  # the search's `policy` knob for the teacher's rollouts (0: basic)
     turn_share: float = 0.5  # share of the TURN decisions with more than one legal move labelled
     swap_share: float = 0.0  # share of the SWAP decisions labelled (each costs ~20 moves of whole rounds)

@@ -28,6 +28,7 @@ from idiotsim.learn.evaluate import strengths, tune_margin
 from idiotsim.learn.fitting import MODEL_FILE, TRAIN_FILE, train_model
 from idiotsim.learn.generate import GenerateConfig, generate
 from idiotsim.learn.train import TrainConfig
+from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS
 
 STRENGTH_FILE = "strength.json"
 
@@ -39,7 +40,7 @@ class LoopConfig:
     iterations: int = 2
     games: int = 1000  # per iteration
     collectors: tuple = ("basic", "search:rollouts=16")
-    rollouts: int = 128  # the teacher's K
+    rollouts: int = DEFAULT_ROLLOUTS  # the teacher's K
     turn_share: float = 0.5
     swap_share: float = 0.25
     train: TrainConfig = field(default_factory=TrainConfig)

@@ -35,6 +35,8 @@ class Level:
         return self.spec.format(p=preset_for)
 
 
+# The expert's K is the search's `rollouts` knob's default (strategies/search/search_knobs.py), written out:
+# `play --help` imports no numba (tests/table/test_levels.py holds them equal).
 LEVELS = {
     "easy": Level("high-early", "`high-early`",
                   "mean place 2.609 (95% CI 2.604 to 2.613) at 4 players, `basic` 2.395 (2.392 to 2.398)",

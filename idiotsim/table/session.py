@@ -257,7 +257,7 @@ def _places(x: float, decimals: int = 2) -> str:
 def prepare(rules, bots) -> None:
     """Compile, or load from numba's cache, what the table runs, before the first prompt: each bot's
     decisions (a swap and a turn of a game of basic), the legal moves and the search that a hint and
-    the review use. After an install or an update the search compiles for 2-3 minutes; else all of
+    the review use. After an install or an update the search compiles first (minutes); else all of
     it loads in a few seconds."""
     from idiotsim.analysis.position_analysis import analysis, replay_decisions
     from idiotsim.analysis.positions import Position

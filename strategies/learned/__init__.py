@@ -36,11 +36,10 @@ def shipped_weights(values: dict):
     return model_vector(str(MODEL_DIR / MODELS[int(values.get("model", 0))]))
 
 
-# A game with one learned seat costs about this many games of basic (benchmarks/learned.py speed and the
-# same-process CPU-time comparison in reports/learned.md's Speed section, 4 players, one thread: learned-4p in
-# every seat plays 0.032 of basic's games/s, so one seat of four costs 1 + (1 / 0.032 - 1) / 4 = 8.6 games of
-# basic; learned-fast-4p, 24 hidden units, about 0.033, 8.3). Chunks are sized by it, and "all" lineups (the
-# leaderboard, the demo) leave the learned player out, as they leave out the search.
+# A game with one learned seat costs about this many games of basic: with r the share of basic's games/s that
+# the learned player plays in every seat (benchmarks/learned.py speed; reports/learned.md, "Speed"), one seat of
+# four costs 1 + (1 / r - 1) / 4. Chunks are sized by it, and "all" lineups (the leaderboard, the demo) leave
+# the learned player out, as they leave out the search.
 GAMES_OF_BASIC_PER_GAME = 8.5
 
 

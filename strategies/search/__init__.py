@@ -36,19 +36,18 @@ from idiotsim.strategies.learned import LEARNED
 from idiotsim.strategies.learned.learned_knobs import TABLE_MODELS
 from idiotsim.strategies.toolkit import Preset, Strategy, strategy_function
 
-# A game with one search seat costs about this many games of basic per sampled state (K): about
-# 11 searched decisions of ~5 moves, each rolled out over ~45 actions (benchmarks/search.py).
+# A game with one search seat costs about this many games of basic per sampled state (K): its searched
+# decisions, each with several moves rolled out to the end of the round (benchmarks/search.py measures it).
 GAMES_OF_BASIC_PER_ROLLOUT = 40
-# Time per rollout of each `policy` knob value relative to `basic` (benchmarks/search_variants.py speed:
-# the tuned `weighted` player scores every option from features; at the searcher's seat only, about 1/3).
-# policy 4: K = 8 with learned rollouts (the shipped 64-unit model) took x0.997 the time of K = 128 with basic's
-# (benchmarks/search_variants.py speed, same process), so about 16x per rollout.
+# Time per rollout of each `policy` knob value relative to `basic`, as benchmarks/search_variants.py speed
+# measures it: the tuned `weighted` player scores every option from features (at every seat for 2, at the
+# searcher's seat only for 3), and policy 4 runs the shipped 64-unit learned model at the searcher's seat.
 POLICY_COST = (1.0, 1.0, 7.0, 3.2, 16.0)
 
 
 # The gated search: the share of the searched turns among the turns every search would search grows with the
-# gate about as 0.1 + 7 x gate (places) up to 1 (benchmarks/learned.py gate: 0.12 at 0.01, 0.30 at 0.03, 0.45 at
-# 0.05, 0.66 at 0.1, learned-4p's seat at 4 players); `top` cuts the ~5 moves of a searched turn to `top`.
+# gate about linearly up to 1, a line fitted to what benchmarks/learned.py gate measures (learned-4p's seat at 4
+# players); `top` cuts the moves of a searched turn to `top`.
 SEARCHED_SHARE_AT_NO_GATE, SEARCHED_SHARE_PER_PLACE_OF_GATE, MOVES_PER_SEARCHED_TURN = 0.1, 7.0, 5
 
 
@@ -105,8 +104,8 @@ def decide_perfect_info(obs, hand, params, rng):
 # with the pickup-fact belief (belief=1, the default then): the play facts were not measured with the gate.
 GATED_KNOBS = dict(rollouts=16, gate=0.055, top=3, swap=3, belief=1)
 # At 2 and 5 players the gate scores with the table's own 64-unit model (learned_knobs.TABLE_MODELS), which made
-# the gated player stronger there (reports/learned.md: held out, paired -0.038 and -0.023); at 3 players its own
-# model gated no better (-0.000), so the presets keep learned-4p's model at 3 and 4.
+# the gated player stronger there; at 3 players its own model gated no better, so the presets keep learned-4p's
+# model at 3 and 4 (reports/learned.md, held out and paired).
 GATE_MODELS = {2: TABLE_MODELS[2][0], 5: TABLE_MODELS[5][0]}
 PRESETS = {f"learned-search-{n}p": Preset(f"the learned player ({n} players) searching only its close turns: "
                                           "gate 0.055 places, K = 16 over its 3 best moves (reports/learned.md)",

@@ -31,12 +31,12 @@ KNOBS = (
                           "non-empty pile, every count searched); 2 save it like basic (no 10 while another rank "
                           "is playable); 1 and 2 for experiments"),
     Knob("halving", 1, 0, 1, "1: sequential halving on the budget of K x moves rollouts, the better half of the "
-                             "moves kept round by round (0.022 places ahead of 0 at the same time); "
+                             "moves kept round by round (stronger than 0 at the same time: docs/strategies.md); "
                              "0: every move on all K sampled states (the plain search)"),
     Knob("belief", 2, 0, 3, "the sampled states: 2 only the arrangements of the unseen cards that agree with what "
                             "the opponents' swaps, plays and pickups say of their hands had they played like basic "
-                            "(the play facts), alike (0.038 places ahead of 1 at the same time per decision); 1 "
-                            "with their pickups only (0.019 ahead of 0); 0 every arrangement alike; 3 no memory "
+                            "(the play facts), alike (the strongest at the same time per decision: docs/strategies.md); "
+                            "1 with their pickups only; 0 every arrangement alike; 3 no memory "
                             "(not counting): only what is in sight now is known, every card not in sight (burned "
                             "and buried ones too) dealt alike"),
     Knob("rollout_model", 0, 0, len(MODELS) - 1, "the learned model of the learned policy (4), the gate "
@@ -52,5 +52,6 @@ KNOBS = (
                            "the search's ties); 0: basic's move first, then the list's order"),
 )
 K = knob_ids(KNOBS)
+DEFAULT_ROLLOUTS = KNOBS[K.rollouts].default  # the K of `search` as named, for labels and other defaults
 CONSTRAINTS_AT = len(KNOBS)  # the constraint block follows the knobs
 LEARNED_AT = CONSTRAINTS_AT + CONSTRAINT_SIZE  # the learned model's users: the `learned` family's params follow it

@@ -17,11 +17,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from helpers import cli_user_error, run_cli
+from helpers import cli_user_error, command_paths, run_cli
 from idiotsim.game import reference
 from idiotsim.strategies import loading as strategy_api
 from idiotsim.game.cards import card_pretty, format_deck
-from idiotsim.cli import COMMANDS, game_commands as play
+from idiotsim.cli import game_commands as play
 from idiotsim.game import trace as trace_output
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import FIELD_NAMES, load_rules
@@ -357,7 +357,7 @@ def test_strategies_unknown_name(capsys):
 
 # ---- --help ----------------------------------------------------------------
 
-@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS])
+@pytest.mark.parametrize("command", [[]] + [list(path) for path in command_paths()], ids=" ".join)
 def test_help_fits_80_columns_without_type_noise_on_flags(capsys, monkeypatch, command):
     monkeypatch.setenv("COLUMNS", "80")
     out = ok(capsys, *command, "--help")

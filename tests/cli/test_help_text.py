@@ -8,15 +8,17 @@ import re
 import pytest
 import typer
 
-from helpers import cli_user_error, run_cli
-from idiotsim.cli import COMMANDS, app
+from helpers import cli_user_error, command_paths, run_cli
+from idiotsim.cli import app
 from idiotsim.cli.learn_commands import collector_specs
 from idiotsim.cli.options import DEFAULT_SEED
 
 
-def command(name: str):
-    group = typer.main.get_command(app)
-    return group.get_command(typer.Context(group), name)
+def command(path: tuple):
+    found = typer.main.get_command(app)
+    for name in path:
+        found = found.get_command(typer.Context(found), name)
+    return found
 
 
 def help_text(capsys, monkeypatch, *args) -> str:
@@ -26,16 +28,16 @@ def help_text(capsys, monkeypatch, *args) -> str:
     return out
 
 
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_usage_lines_write_arguments_as_command_lines_do(capsys, monkeypatch, name):
+@pytest.mark.parametrize("path", command_paths(), ids=" ".join)
+def test_usage_lines_write_arguments_as_command_lines_do(capsys, monkeypatch, path):
     """`DIR` for a required argument, `[GAME_FILE]` for an optional one: never typer's `{DIR}` or the doubled
     `[[GAME_FILE]]`, in the usage line or in the arguments' panel (where no `<str>` type is shown either)."""
-    out = help_text(capsys, monkeypatch, name)
+    out = help_text(capsys, monkeypatch, *path)
     usage = next(line for line in out.splitlines() if "Usage:" in line).strip()
-    assert re.fullmatch(rf"Usage: idiotsim {name} \[OPTIONS\]( [A-Z][A-Za-z_.]*| \[[A-Z][A-Za-z_.]*\](\.\.\.)?)*",
+    assert re.fullmatch(rf"Usage: idiotsim {' '.join(path)} \[OPTIONS\]( [A-Z][A-Za-z_.]*| \[[A-Z][A-Za-z_.]*\](\.\.\.)?)*",
                         usage), usage
     assert not re.search(r"[{}]|\[\[|<str>|<list", out), out
-    cmd = command(name)
+    cmd = command(path)
     for param in cmd.get_params(typer.Context(cmd)):
         if param.param_type_name == "argument":
             shown = param.metavar or param.name.upper()
@@ -44,19 +46,21 @@ def test_usage_lines_write_arguments_as_command_lines_do(capsys, monkeypatch, na
 
 def test_every_default_run_seed_is_one_value_and_the_others_say_they_have_none(capsys, monkeypatch):
     defaults, without = {}, []
-    for name in COMMANDS:
-        for param in command(name).params:
-            if param.name == "seed":
+    for path in command_paths():
+        name = " ".join(path)
+        for param in command(path).params:
+            if param.name in ("seed", "search_seed"):
                 if param.default is None:
                     without.append(name)
                     assert "Not given" in param.help, name
                 else:
-                    defaults[name] = param.default
-    assert set(defaults) == {"run", "deal", "tournament", "optimize", "learn"}
-    assert set(defaults.values()) == {DEFAULT_SEED}
+                    defaults.setdefault(name, set()).add(param.default)
+    assert set(defaults) == {"run", "deal", "tournament", "optimize", "learn generate", "learn train", "learn loop",
+                             "review", "analyze"}  # the last two: --search-seed
+    assert set().union(*defaults.values()) == {DEFAULT_SEED}
     assert set(without) == {"play", "review", "trace", "analyze"}
     for name in defaults:
-        assert f"[default: {DEFAULT_SEED}]" in help_text(capsys, monkeypatch, name)
+        assert f"[default: {DEFAULT_SEED}]" in help_text(capsys, monkeypatch, *name.split())
 
 
 def test_deal_help_says_it_deals(capsys, monkeypatch):
@@ -72,7 +76,7 @@ def test_collectors_are_comma_separated_and_the_earlier_semicolons_still_read():
 
 
 def test_collectors_help_and_a_bad_list(capsys, monkeypatch, tmp_path):
-    out = help_text(capsys, monkeypatch, "learn")
+    out = help_text(capsys, monkeypatch, "learn", "generate")
     assert "A,B,..." in out and "A;B" not in out
     assert "empty strategy name" in cli_user_error(capsys, "learn", "generate", "--collectors", "basic,,random",
                                                    "--out", tmp_path / "d")
@@ -99,3 +103,36 @@ def test_a_folder_made_with_another_seed_says_so(tmp_path):
     prepare_out_dir(tmp_path / "opt", config, force=False)
     with pytest.raises(UserError, match=r"differs in: players, seed \(the folder's 1, now 0\)"):
         prepare_out_dir(tmp_path / "opt", replace(config, seed=DEFAULT_SEED, players=4), force=False)
+
+
+def test_learn_is_one_sub_command_per_job_each_with_its_own_options(capsys, monkeypatch, tmp_path):
+    assert [path[1] for path in command_paths() if path[:1] == ("learn",) and len(path) == 2] == [
+        "generate", "train", "evaluate", "loop", "page"]
+    options = {job: {opt for param in command(("learn", job)).params for opt in param.opts}
+               for job in ("generate", "train", "evaluate", "loop", "page")}
+    assert "--kind" in options["train"] and "--kind" in options["loop"] and "--kind" not in options["generate"]
+    assert "--collectors" not in options["train"] and "--data" not in options["loop"]
+    assert options["page"] == {"--out", "-o"}
+    line = cli_user_error(capsys, "learn", "generate", "--kind", "mlp", "--out", tmp_path / "d")
+    assert "No such option: --kind" in line and "idiotsim learn generate --help" in line
+    assert "--players must be 2..10, got 11" in cli_user_error(capsys, "learn", "evaluate", "--strategies", "basic",
+                                                               "--players", "11", "--out", tmp_path / "e")
+    assert "[default: (the search's K)]" in help_text(capsys, monkeypatch, "learn", "loop")
+    from idiotsim.strategies.loading import load_strategy
+    from idiotsim.strategies.search.search_knobs import K
+    rollouts = next(p for p in command(("learn", "generate")).params if p.name == "rollouts")
+    assert rollouts.get_default(typer.Context(command(("learn", "generate")))) == load_strategy("search").params[K.rollouts]
+
+
+def test_every_learn_command_the_documents_give_names_a_job_and_its_options():
+    """The README's examples and the learned page's regeneration commands stay runnable as written."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    given = []
+    for name in ("README.md", "docs/strategies.md", "reports/learned.md"):
+        text = (root / name).read_text(encoding="utf-8").replace("\\\n", " ")
+        given += re.findall(r"idiotsim learn ([a-z]+)((?: +--?[a-z-]+(?: +(?!--)[^\s`#]+)?)*)", text)
+    assert len(given) >= 15
+    for job, options in given:
+        known = {opt for param in command(("learn", job)).params for opt in param.opts}
+        assert set(re.findall(r"--?[a-z-]+(?=\s|$)", options)) <= known, (job, options)

@@ -18,9 +18,9 @@ import polars as pl
 import pytest
 from rich.text import Text
 
-from helpers import run_cli
+from helpers import command_paths, run_cli
 from idiotsim.analysis import tournament_summary as summary_mod
-from idiotsim.cli import COMMANDS, render
+from idiotsim.cli import render
 from idiotsim.analysis.stats import Interval
 from idiotsim.strategies.loading import engine_speed_names
 from idiotsim.analysis.tournament_summary import fmt_ci
@@ -248,7 +248,7 @@ TYPER_NOTES = ("[default:", "[required]", "[env var:")
 
 @pytest.mark.parametrize("width", [80, 200])
 def test_help_is_never_broken_mid_sentence(capsys, monkeypatch, width):
-    for command in [()] + [(name,) for name in COMMANDS]:
+    for command in [()] + command_paths():
         text = help_text(capsys, monkeypatch, width, *command)
         assert_fits(text, width)
         assert not early_breaks(text, width), (command, early_breaks(text, width))

@@ -302,7 +302,7 @@ def test_learn_loop_end_to_end(tmp_path, capsys):
     result = cli_ok(capsys, "learn", "evaluate", "--players", "3", "--deals", "20", "--strategies",
                     f"{out}/model.npz,basic", "--out", tmp_path / "eval")
     assert "| `basic` | +0.0000" in result
-    assert "ACTION" in cli_user_error(capsys, "learn", "fly", "--out", tmp_path / "x")
+    assert "No such command 'fly'" in cli_user_error(capsys, "learn", "fly", "--out", tmp_path / "x")
 
 
 def test_play_seated_with_a_learned_seat_is_legal_in_every_variant(basic_model_file, tmp_path):

@@ -173,7 +173,7 @@ def test_every_strategy_module_imports_first_in_a_fresh_interpreter():
     were such a module): the modules that import a strategy family from outside its own module."""
     first = ("idiotsim.strategies.search.pimc", "idiotsim.strategies.search", "idiotsim.strategies.learned.policy",
              "idiotsim.strategies.search.gate", "idiotsim.strategies.basic", "idiotsim.strategies.loading",
-             "idiotsim.strategy_api", "idiotsim.toolkit")
+             "idiotsim.strategy_api", "idiotsim.strategies.toolkit")
     script = "; ".join(f"subprocess.run([sys.executable, '-c', 'import {m}'], check=True)" for m in first)
     subprocess.run([sys.executable, "-c", f"import subprocess, sys; {script}"], check=True, cwd=ROOT)
 
@@ -208,25 +208,3 @@ def test_a_shipped_strategy_unpickles_in_a_new_process_with_its_disk_cache(tmp_p
                          check=True).stdout.split()
     assert out == ["True", "FunctionCache", "learned-search-4p"]
     assert (pickle.loads(pickle.dumps(seat)).params == seat.params).all()
-
-
-def test_a_pickle_naming_the_modules_before_the_layout_still_loads():
-    """A strategy pickled before December 2026 (a Dask task, a saved object) names the toolkit's old module;
-    it unpickles to the same family, its decision function the family module's own."""
-    import pickle
-    from idiotsim.strategies.loading import load_strategy
-    seat = load_strategy("heuristic:burn_min=6")
-    old = pickle.dumps(seat, protocol=0).replace(b"idiotsim.strategies.toolkit", b"idiotsim.toolkit")
-    assert b"\nidiotsim.toolkit\n" in old or b"cidiotsim.toolkit\n" in old
-    again = pickle.loads(old)
-    assert again.strategy.decide is seat.strategy.decide and (again.params == seat.params).all()
-
-
-def test_the_old_module_names_are_the_new_modules():
-    import importlib
-    from idiotsim import MOVED
-    for old, new in MOVED.items():
-        assert importlib.import_module(old) is importlib.import_module(new)
-    from idiotsim.toolkit import Strategy, strategy_function  # a strategy file of before the layout
-    from idiotsim.strategy_api import Strategy as Facade, load_strategy, play  # the documented authoring module
-    assert Strategy is Facade and callable(strategy_function) and callable(load_strategy) and callable(play)

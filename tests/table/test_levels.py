@@ -67,3 +67,8 @@ def test_every_level_figure_is_the_reports_figure():
         written = re.findall(r"\d+\.\d+", level.headline + " " + level.detail)
         assert written == expected[name], name
     assert level_figures() == {x for figures in expected.values() for x in figures}
+
+
+def test_the_expert_level_names_the_k_the_search_plays():
+    from idiotsim.strategies.search.search_knobs import DEFAULT_ROLLOUTS
+    assert LEVELS["expert"].spec == "search" and f"(K = {DEFAULT_ROLLOUTS})" in LEVELS["expert"].bot
