@@ -71,11 +71,11 @@ def strategy_inputs(strategies, by_address: bool = False) -> tuple:
 class AddressEntry:
     """A decision function as an entry of the engine's strategy table by its compiled code's
     address, looked up once, and its numba type, made once. Handed a dispatcher, numba types it and
-    looks up two of its addresses at every call, about 0.18 ms an entry: the 32 entries of a table
-    of dispatchers cost about 6 ms a call, more than a traced game takes. So the padding entries of
-    every table are address entries, and so are the seated entries of a traced game (one game a
-    call: `trace_game`). A batch's seated entries stay dispatchers, which the engine calls at their
-    native entry points (through this entry's C wrapper a cheap strategy's games take 10% longer)."""
+    looks up two of its addresses at every call: for the 32 entries of a table of dispatchers that
+    costs more than a traced game takes. So the padding entries of every table are address entries, and
+    so are the seated entries of a traced game (one game a call: `trace_game`). A batch's seated entries
+    stay dispatchers, which the engine calls at their native entry points (through this entry's C
+    wrapper a cheap strategy's games take longer: benchmarks/engine.py)."""
 
     _numba_type_ = types.FunctionType(SIG)
 
@@ -141,8 +141,8 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
 
 def engine_seats(index: np.ndarray, seating: np.ndarray) -> np.ndarray:
     """``index[seating]`` as int8 (the engine's strategy of each seat), without numpy's intp copy of the
-    seating that fancy indexing makes: for a chunk of 500,000 games its 16 MB of fresh memory cost more
-    (page faults: 0.08 s, measured) than the gather itself."""
+    seating that fancy indexing makes: for a large chunk the page faults of its fresh memory cost more
+    than the gather itself."""
     if np.array_equal(index, np.arange(len(index))):
         return seating
     seats = np.empty_like(seating)

@@ -5,7 +5,7 @@ Indexing through a data pointer has none of the negative-index wraparound code n
 access with a signed index; the engine's round loop and the search's rollouts make thousands per game.
 
 A decision of the learned player needs a few small buffers (the state inputs, the hidden layer). ``np.empty`` in numba is a
-heap allocation with reference counting (about 100 ns each, and it forbids ``kernel``); these are an
+heap allocation with reference counting (dearer than the decision it serves, and it forbids ``kernel``); these are an
 ``alloca`` in the calling function's entry block: free, and gone when it returns. The size must be a
 compile-time constant (a module-level int); the contents start undefined, like ``np.empty``'s.
 """

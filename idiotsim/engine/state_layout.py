@@ -35,7 +35,7 @@ RECORD, TRACE_CAP, LOG_CAP = range(GAME + 12, GAME + 15)
 SKIPPED = GAME + 15  # actions `play_on` skipped as whole cycles (search rollouts only)
 # 1 when no observation is handed out (every seat plays `basic` inline, no recording): the facts that
 # only an observation shows and no play depends on (PICKUP_LEGAL, PICKUP_FREE, LACKS, LACKS_FREE) are
-# then not kept: 13% of a game of `basic` players when both kinds were kept
+# then not kept (a measurable share of an all-`basic` game: benchmarks/engine.py)
 NO_OBSERVER = GAME + 16
 SEAT_STRATEGY = GAME + 17
 # 1 at a seat whose strategy is `basic`: the engine plays its decision inline (`_basic_turn`, or

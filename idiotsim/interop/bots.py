@@ -38,8 +38,8 @@ from idiotsim.game.moves import compiled
 FINAL_POLICIES = (ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
                   ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT)
 # A game's cost in games of basic on the numba engine (idiotsim.runs.chunk_sizes), measured at 4 players: a game on
-# the reference engine (36 ms against 44 us, one process), and one ISMCTS simulation at each of the
-# seat's ~40 decisions (1.3 ms a simulation, benchmarks/search_vs_ismcts.py calibrate).
+# the reference engine, and one ISMCTS simulation at each of the seat's decisions (benchmarks/search_vs_ismcts.py
+# calibrate measures both).
 REFERENCE_GAME_COST = 800
 SIMULATION_COST = 1_200
 

@@ -27,7 +27,7 @@ from idiotsim.game.rng import SEAT_STREAM, nb_next_u64, nb_stream_key
 KEEP_STREAM = SEAT_STREAM - 4  # which decisions are kept (no seat of a game uses it)
 LABEL_STREAM = SEAT_STREAM - 3  # the teacher's sampled states, one stream per position
 POSITION_KEY = 100_000  # a position's stream: game * POSITION_KEY + its index in the game
-MAX_KEPT = 512  # positions one game can keep (a round of 4 players has about 80 decisions)
+MAX_KEPT = 512  # positions one game can keep (a round has far fewer decisions)
 
 
 @njit(cache=True)
