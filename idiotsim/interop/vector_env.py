@@ -71,7 +71,7 @@ from idiotsim.game.cards import RANK_NAMES
 from idiotsim.game.moves import MAX_MOVES, swap_choice
 from idiotsim.game.observation import MAX_PLAYERS, NR, OBS_SIZE
 from idiotsim.game.rng import SEAT_STREAM, nb_below, nb_stream_key
-from idiotsim.game.rules import Rules
+from idiotsim.game.rules import FIELD_NAMES, Rules
 
 VECTOR_SIZE = OBS_SIZE + NR  # the observation row: the seat's observation, then its hand
 OBSERVATION_HIGH = 10_000_000  # ACTIONS and ACTION_LIMIT's bound (game.rules); every other field is far below
@@ -284,6 +284,9 @@ class IdiotVectorEnv(VectorEnv):
             raise ValueError(f"opponent must be one of {list(OPPONENTS)}, got {opponent!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        unknown = sorted(set(rules) - set(FIELD_NAMES))
+        if unknown:
+            raise ValueError(f"unknown rule {unknown[0]!r}; valid rules: {', '.join(FIELD_NAMES)}")
         self.rules = Rules(players=players, **rules)
         n = self.rules.players
         if seat == "rotate":
