@@ -11,7 +11,8 @@ then the Python wrapping), and with the default ``copy=True`` a fresh copy of ev
 For the same-process ratios the raw ``engine.stepping.TableBatch`` is timed on the same work in turn:
 ids drawn from its legal-id lists and stepped (no observation), then also observing every table into
 int64 arrays and taking the bool mask (the copies an env on top of it without a fused pass would make).
-Best of a few rounds each, the variants taking turns, so a noisy spell of the shared machine hits them
+Rates are by the process's CPU time (``time.process_time``: less hurt by other jobs on the shared machine
+than the wall clock), best of a few rounds each, the variants taking turns, so a noisy spell hits them
 alike. Figures are printed, never asserted; the last line is the headline: 4 players, ``copy=True``.
 """
 from __future__ import annotations
@@ -103,7 +104,8 @@ def main() -> None:
     env = IdiotVectorEnv(num_envs=TABLES, players=4)
     obs, _ = env.reset(seed=1)
     per_step = obs["observation"][0].nbytes + obs["action_mask"][0].nbytes
-    print(f"one thread, {TABLES} tables, uniform random legal actions, {steps} env steps per timing, best of {rounds}")
+    print(f"one thread, {TABLES} tables, uniform random legal actions (env.sample_actions), {steps} env steps per "
+          f"timing, CPU time, best of {rounds}")
     print(f"observation {obs['observation'].dtype}[{obs['observation'].shape[1]}] = {obs['observation'][0].nbytes} bytes"
           f" + action mask {obs['action_mask'].dtype}[{obs['action_mask'].shape[1]}] = {obs['action_mask'][0].nbytes}"
           f" bytes = {per_step} bytes per agent step"
