@@ -24,9 +24,10 @@ through this API ends every game in the places ``idiotsim run`` gives it (tests/
 An illegal action leaves its table as it was; ``step`` raises naming the table and the rule, after the
 other tables have stepped. A table given NO_ACTION (-1) does not step.
 
-The compiled kernels (`begin_match`, `step_table`, `observe_table`, `table_legal_mask`, `table_legal_ids`) are
-public too,
-for compiled callers that step one table at a time.
+The compiled kernels (`begin_match`, `step_table`, `observe_table`, `table_legal_mask`, `table_legal_ids`,
+`match_places`, and for a caller that runs its own auto-reset `table_game`, `begin_next_game` and
+`observe_final`, the finished table as one seat sees it) are public too, for compiled callers that step one
+table at a time (``interop.vector_env`` fuses step, reset, observation and mask in one pass).
 """
 from __future__ import annotations
 
@@ -154,6 +155,34 @@ def step_table(st, action, work):
         show_turn(sp, nxt)
         return PLAYING
     return _end_round(st, sp, n, work)
+
+
+@kernel
+def table_game(st):
+    """The game index table `st` plays."""
+    return st[MATCH_GAME]
+
+
+@kernel
+def begin_next_game(st, stride, work):
+    """Auto-reset of table `st`: its next game begun, game index + `stride`, dealt from its deal index +
+    `stride`, its rules kept (`work`: a uint64[1] of scratch)."""
+    # the table's own first HEADER_SIZE values are the header `begin_match` copies: an identity copy here
+    begin_match(st, st, st[MATCH_SEED], st[MATCH_GAME] + stride, st[MATCH_DEAL] + stride, work)
+
+
+@kernel
+def observe_final(st, seat, obs, hand):
+    """A finished match as `seat` sees it, into `obs` (OBS_SIZE) and `hand` (13): the public observation as
+    the last action left it (its places, scores, piles), with SEAT set to `seat`, and that seat's hand.
+    Only for a table whose match is over (`step_table` returned MATCH_OVER): during a match the
+    observation belongs to the seat to act (`observe_table`)."""
+    for i in range(OBS_SIZE):
+        obs[i] = st[i]
+    obs[ob.SEAT] = seat
+    at = HANDS + seat * NR
+    for r in range(NR):
+        hand[r] = st[at + r]
 
 
 @kernel

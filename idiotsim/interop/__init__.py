@@ -6,7 +6,9 @@
 - ``openspiel``: the OpenSpiel game ``idiot`` (needs pyspiel)
 - ``bots``: idiotsim strategies as OpenSpiel bots, OpenSpiel bots as ``openspiel:...`` seats
 - ``pettingzoo``: the PettingZoo AEC environment (needs pettingzoo and gymnasium)
+- ``vector_env``: a Gymnasium vector environment of many tables on the numba engine, for RL (needs gymnasium,
+  of the ``pettingzoo`` extra)
 
-Only ``openspiel``, ``bots`` and ``pettingzoo`` import the extras; nothing outside this package
+Only ``openspiel``, ``bots``, ``pettingzoo`` and ``vector_env`` import the extras; nothing outside this package
 imports them (an ``openspiel:`` strategy spec loads ``bots`` when it is used).
 """

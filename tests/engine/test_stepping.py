@@ -14,7 +14,8 @@ import pytest
 from numba import njit
 
 from idiotsim.engine.batches import play_games
-from idiotsim.engine.stepping import NO_ACTION, TableBatch, observe_table
+from idiotsim.engine.stepping import (MATCH_OVER, NO_ACTION, TableBatch, begin_next_game, match_places, observe_final,
+                                      observe_table, step_table, table_game)
 from idiotsim.game import observation as ob
 from idiotsim.game.action_space import NUM_ACTIONS, action_id, to_action, to_move
 from idiotsim.game.basic_player import play_like_basic
@@ -145,3 +146,41 @@ def test_observation_of_a_fresh_table_is_the_first_swap():
     assert obs[ob.DECISION] == ob.SWAP and obs[ob.SEAT] == 0 and hand.sum() == 3
     assert obs[ob.FACEUP: ob.FACEUP + 13].sum() == 3 and obs[ob.FACEUP + 13: ob.KNOWN].sum() == 0
     assert tables.legal_mask()[0].sum() == len(reference_table(rules, 3).legal_moves())
+
+
+@njit(cache=True)
+def basic_matches_with_own_reset(st, stride, matches, places, games, final_hands, final_views):
+    """One table played by `basic` through `step_table`, reset by `begin_next_game`: each match's places,
+    game index and, by `observe_final`, the finished table as the Idiot (the highest place) sees it: its
+    hand, and the observation's SEAT and that seat's PLACE."""
+    obs = np.zeros(ob.OBS_SIZE, np.int64)
+    hand = np.zeros(13, np.int64)
+    work = np.zeros(1, np.uint64)
+    done = 0
+    while done < matches:
+        observe_table(st, obs, hand)
+        if step_table(st, action_id(obs[ob.DECISION], play_like_basic(obs, hand)), work) == MATCH_OVER:
+            match_places(st, places[done])
+            games[done] = table_game(st)
+            idiot = np.argmax(places[done, :st[ob.PLAYERS]])
+            observe_final(st, idiot, obs, final_hands[done])
+            final_views[done, 0] = obs[ob.SEAT] - idiot
+            final_views[done, 1] = obs[ob.PLACE + idiot]
+            begin_next_game(st, stride, work)
+            done += 1
+
+
+def test_a_compiled_caller_resets_its_own_tables_as_auto_reset_does():
+    rules = Rules(players=3)
+    want = play_games(rules, load_strategies("basic", 3), SEED, 0, 15)["places"]
+    tables = TableBatch(rules, SEED, games=[2])
+    places = np.zeros((5, 3), np.int64)
+    games = np.zeros(5, np.int64)
+    final_hands = np.zeros((5, 13), np.int64)
+    final_views = np.zeros((5, 2), np.int64)
+    basic_matches_with_own_reset(tables.states[0], 3, 5, places, games, final_hands, final_views)
+    assert games.tolist() == [2, 5, 8, 11, 14]
+    np.testing.assert_array_equal(places, want[games])
+    assert (final_hands.sum(axis=1) > 0).all()  # the Idiot still holds cards (no stalled game here)
+    assert final_views.tolist() == [[0, 3]] * 5  # its own seat, in the last place
+    assert tables.game[0] == 17

@@ -42,7 +42,7 @@ def test_every_python_example_prints_what_the_page_says(monkeypatch, tmp_path):
         if i + 1 < len(found) and found[i + 1][0] == "text":
             assert printed.getvalue() == found[i + 1][1], f"example {i}"
             checked += 1
-    assert checked == 3
+    assert checked == 4
 
 
 def sizes_stated(pattern: str) -> list[int]:
@@ -56,6 +56,7 @@ def test_the_action_space_figures_are_the_codes():
     assert sizes_stated(r"allows ([\d,]+) plays") == [Rules().action_limit]
     assert sizes_stated(r'"observation": int64\[(\d+)\]') == [VECTOR_SIZE]
     assert sizes_stated(r'"action_mask": int8\[(\d+)\]') == [act.NUM_ACTIONS]
+    assert f"`observation`, int32 ({OBS_SIZE} + 13:" in TEXT  # the vector environment's row
 
 
 OBSERVATION_TYPES = {
