@@ -229,7 +229,6 @@ def step_batch(states, actions, auto_reset, stride, status, places, actions_play
     """`step_table` at every table; a finished match's places, actions and stall flag into row i of
     `places`, `actions_played` and `stalled`, then (with `auto_reset`) its table's next game begun."""
     work = np.zeros(1, np.uint64)
-    header = np.zeros(ob.HEADER_SIZE, np.int64)
     for i in range(states.shape[0]):
         st = states[i]
         if actions[i] == NO_ACTION:
@@ -243,9 +242,7 @@ def step_batch(states, actions, auto_reset, stride, status, places, actions_play
         actions_played[i] = st[TOTAL_ACTIONS]
         stalled[i] = st[STALLED]
         if auto_reset:
-            for k in range(ob.HEADER_SIZE):
-                header[k] = st[k]
-            begin_match(st, header, st[MATCH_SEED], st[MATCH_GAME] + stride, st[MATCH_DEAL] + stride, work)
+            begin_next_game(st, stride, work)
 
 
 @njit(cache=True)
