@@ -54,16 +54,7 @@ def sorted_swap_ranks(code: int) -> tuple:
 
 def to_action(decision: int, move: int) -> int:
     """The action id of the project decision code `move` at a `decision` (SWAP, TURN or BLIND)."""
-    if decision == ob.SWAP:
-        return SWAP_ID[sorted_swap_ranks(move)]
-    if decision == ob.BLIND:
-        return BLIND_BASE + move
-    if move == PICKUP:
-        return PICKUP_ACTION
-    if move == CHANCE:
-        return CHANCE_ACTION
-    rank, count, extra = play_parts(move)
-    return PLAY_BASE + rank * PLAY_STRIDE + (count - 1) * (MAX_EXTRA + 1) + extra
+    return int(action_id(decision, move))
 
 
 def to_move(action: int) -> int:
