@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from idiotsim.engine import state_layout as layout
+from idiotsim.engine.hidden_cards import copy_live_table
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import sampler, search_knobs, pimc as search
 from idiotsim.analysis.replayed_states import decision_positions
@@ -46,7 +47,7 @@ def _samples(states, repeats, belief, roll_out):
         for _ in range(repeats):
             total += sampler.sample_state_from(obs, hand, rng, sample, pool, hidden, m, belief, plan)
             if roll_out:
-                search.copy_state(sample, roll)
+                copy_live_table(sample, roll)
                 total += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
                                         search.skips_cycles(search_knobs.POLICY_BASIC))
     return total

@@ -10,7 +10,7 @@ minutes). Each phase is run once to warm up, then once with callgrind's instrume
 (client requests from a small helper built with gcc against valgrind/callgrind.h), and dumped:
 - sample: a sampled state (play-fact belief, the search's default; the hidden pool and its plan built
   once per position, as a search builds them once per decision);
-- + copy: the same and `copy_state` of the sample (what a search does per move and sample);
+- + copy: the same and `copy_live_table` of the sample (what a search does per move and sample);
 - + rollout: the same and a `basic` rollout to the end of the deciding seat's round;
 - truth: a copy of the true state and a rollout from it;
 - engine: full games of 4 `basic` players (`play_games`, one thread; its Python-side set-up is in the
@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from idiotsim.engine import state_layout as layout
+from idiotsim.engine.hidden_cards import copy_live_table
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
@@ -82,11 +83,11 @@ def _phase(states, repeats, phase, actions):
         m = decision_pool(obs, hand, hidden, plan, BASIC_PLAYS)
         for _ in range(repeats):
             if phase == TRUTH:
-                search.copy_state(states[i], roll)
+                copy_live_table(states[i], roll)
             else:
                 places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, BASIC_PLAYS, plan)
                 if phase >= COPY:
-                    search.copy_state(sample, roll)
+                    copy_live_table(sample, roll)
             if phase >= ROLLOUT:
                 before = roll[ob.ACTIONS]
                 places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,

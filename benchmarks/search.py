@@ -41,6 +41,7 @@ from idiotsim.strategies.search import pimc as search
 from idiotsim.strategies.search import search_knobs
 from idiotsim.engine import basic_rounds
 from idiotsim.engine import rollouts as engine_rollouts
+from idiotsim.engine.hidden_cards import copy_live_table
 from idiotsim.engine.memory import data_pointer
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.game.rules import Rules
@@ -76,7 +77,7 @@ def _rollouts(states, repeats, belief):
                 search.sample_state_from(obs, hand, rng, starts[i], pool, hidden, m, BASIC_PLAYS, plan)
         for _ in range(repeats):
             for i in range(starts.shape[0]):
-                search.copy_state(starts[i], roll)
+                copy_live_table(starts[i], roll)
                 seat = states[i, ob.SEAT]
                 places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
                                          search.skips_cycles(search_knobs.POLICY_BASIC))
@@ -88,7 +89,7 @@ def _rollouts(states, repeats, belief):
         for _ in range(repeats):
             places += search.sample_state_from(obs, hand, rng, sample, pool, hidden, m, sampled_belief, plan)
             if belief != SAMPLES_ONLY:
-                search.copy_state(sample, roll)
+                copy_live_table(sample, roll)
                 places += search.rollout(roll, seat, seat, search_knobs.POLICY_BASIC, params, scratch, snap,
                                          search.skips_cycles(search_knobs.POLICY_BASIC))
     return places

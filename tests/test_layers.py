@@ -209,12 +209,9 @@ def test_few_flat_modules_and_names_that_do_not_repeat(flat_limit):
 # The engine's memory layout and its rule transitions are its own: every other module steps tables through
 # its public face (`stepping`, the drivers, `rollouts`, `hidden_cards`, `batches`, `memory`).
 ENGINE_INTERNALS = ("idiotsim.engine.state_layout", "idiotsim.engine.transitions", "idiotsim.engine.recording")
-# Still reading the layout, to be moved onto `hidden_cards`: a module leaves this list, none joins it.
-LAYOUT_READERS_LEFT = {"idiotsim.strategies.search.sampler", "idiotsim.strategies.search.pimc"}
 
 
 def test_nothing_outside_the_engine_reads_its_internals():
     readers = {m for m in MODULES if not m.startswith("idiotsim.engine.")
                and any(t in ENGINE_INTERNALS for t, _, _ in imports(m))}
-    assert readers <= LAYOUT_READERS_LEFT, sorted(readers - LAYOUT_READERS_LEFT)
-    assert readers == LAYOUT_READERS_LEFT, f"{sorted(LAYOUT_READERS_LEFT - readers)} no longer read them: drop them"
+    assert sorted(readers) == []

@@ -6,11 +6,13 @@ determinizations (``strategies.search.sampler``), positions replayed from the re
 (``analysis.replayed_states``), OpenSpiel's sampled worlds (``interop.worlds``). A table is one int64
 array of TABLE_SIZE whose first OBS_SIZE values are its public observation (``game.observation``); the
 rest is the engine's own (``state_layout``, read only inside ``engine/``). The accessors compile inline
-to the load or store they name.
+to the load or store they name; they take the table or its ``memory.data_pointer`` (indexed without
+numba's negative-index wraparound code).
 """
 from __future__ import annotations
 
 import numpy as np
+from numba import carray, njit
 
 from idiotsim.engine.memory import array_at, data_pointer
 from idiotsim.engine.state_layout import (BLIND, GAME, HANDS, MAX_CARDS, NEXT_PLACE, PLAYERS_IN, RECORD, STATE_SIZE,
@@ -20,7 +22,8 @@ from idiotsim.game.observation import NR
 from idiotsim.jit import kernel
 
 TABLE_SIZE = STATE_SIZE  # the int64 values of one table
-MAX_TALON = MAX_CARDS  # room for the talon (and any list of a table's cards)
+MAX_TABLE_CARDS = MAX_CARDS  # the cards of the largest deal: room for any list of a table's cards
+MAX_TALON = MAX_TABLE_CARDS  # room for the talon
 NO_CARD = -1  # a blind position already flipped
 
 
@@ -41,6 +44,12 @@ def set_hand_count(st, seat, rank, count):
 
 
 @kernel(inline="always")
+def add_hand_card(st, seat, rank):
+    """One card of `rank` more in `seat`'s hand."""
+    st[HANDS + seat * NR + rank] += 1
+
+
+@kernel(inline="always")
 def dealt_faceup_count(st, seat, rank):
     """Cards of `rank` dealt face-up to `seat` while the swap (R6) is open."""
     return st[SWAP_FACEUP + seat * NR + rank]
@@ -49,6 +58,12 @@ def dealt_faceup_count(st, seat, rank):
 @kernel(inline="always")
 def set_dealt_faceup_count(st, seat, rank, count):
     st[SWAP_FACEUP + seat * NR + rank] = count
+
+
+@kernel(inline="always")
+def add_dealt_faceup_card(st, seat, rank):
+    """One card of `rank` more dealt face-up to `seat` (the swap, R6, still open)."""
+    st[SWAP_FACEUP + seat * NR + rank] += 1
 
 
 @kernel(inline="always")
@@ -129,6 +144,15 @@ def copy_live_table(src, dst):
     _copy_range(s, d, TALON + s[TALON_POS], s[TALON_LEN] - s[TALON_POS])
     _copy_range(s, d, GAME, STATE_SIZE - GAME)
     d[RECORD] = 0
+
+
+@njit(cache=True)
+def table_of_observation(obs):
+    """The table an observation handed out by the numba engine is the head of: the one way from an
+    observation to the hidden cards behind it, for a player that is not fair (an oracle, such as
+    ``search-perfect-info``). Only an observation that is the head of a table has one; any other array
+    gives memory that is not a table."""
+    return carray(data_pointer(obs), TABLE_SIZE)
 
 
 def compose_table(obs: np.ndarray, hands, blinds, talon) -> np.ndarray:

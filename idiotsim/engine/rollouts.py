@@ -22,6 +22,8 @@ from idiotsim.game.basic_player import play_like_basic
 from idiotsim.game.observation import NR, OBS_SIZE
 from idiotsim.jit import kernel
 
+SNAP_SIZE = POSITION_SIZE  # the int64 values of `play_on`'s `snap`: the position its cycle check saves
+
 
 @kernel(inline="always")
 def _position_range(sp, start, length, snap, at, save):
@@ -103,7 +105,7 @@ def play_on(st, seat, searcher, policy, which, params, rng, snap, skip_cycles):
     A deterministic policy that never reads ACTIONS repeats itself once a position comes back (all
     players picking up in turn, say): with `skip_cycles`, Brent's algorithm finds the cycle and
     whole cycles are skipped up to the action limit, which gives exactly the result of playing them.
-    `snap` holds POSITION_SIZE values for the check."""
+    `snap` holds SNAP_SIZE values for the check."""
     sp = data_pointer(st)
     n = sp[ob.PLAYERS]
     watch_from = sp[ob.ACTIONS] + CYCLE_WATCH_FROM
@@ -169,7 +171,7 @@ def play_on_basic(st, seat, searcher):
     compare the two). Returns the searcher's place."""
     mark_basic_seats(st, True, True, searcher)
     return play_on(st, seat, searcher, _no_policy, 0, np.zeros(1), np.zeros(1, np.uint64),
-                   np.zeros(POSITION_SIZE, np.int64), True)
+                   np.zeros(SNAP_SIZE, np.int64), True)
 
 
 @njit(cache=True)

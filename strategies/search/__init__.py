@@ -28,8 +28,9 @@ search (basic's, the learned player's, swap mode 2) keep to them.
 the hidden cards are worth, for experiments only. It is not a fair player, and runs only on the
 numba engine.
 """
+from idiotsim.engine.hidden_cards import table_of_observation
 from idiotsim.errors import UserError
-from idiotsim.strategies.search.pimc import in_compiled_code, run_time, search_decision, true_state
+from idiotsim.strategies.search.pimc import in_compiled_code, run_time, search_decision
 from idiotsim.strategies.search.search_knobs import GATE_OFF, KNOBS, POLICY_LEARNED_SELF, SWAP_LEARNED, K
 from idiotsim.strategies.learned import GAMES_OF_BASIC_PER_GAME as LEARNED_GAMES_OF_BASIC
 from idiotsim.strategies.learned import LEARNED
@@ -95,7 +96,7 @@ def decide_perfect_info(obs, hand, params, rng):
     if not in_compiled_code():
         raise UserError("search-perfect-info reads the numba engine's hidden state: "
                         "it cannot play on the reference engine (use trace --engine numba)")
-    return search_decision(obs, hand, params, rng, true_state(obs), run_time(True))
+    return search_decision(obs, hand, params, rng, table_of_observation(obs), run_time(True))
 
 
 # The gated search (reports/learned.md, "The learned player with a gated search"): the learned player's

@@ -2,8 +2,8 @@
 
 A decision of the seat ``obs[SEAT]`` is searched in three steps:
 
-1. **Determinization** (`idiotsim.strategies.search.sampler.sample_state`): a full engine state (``idiotsim.engine.state_layout``
-   layout) built from what the seat knows, its observation and its own hand; every card it has not
+1. **Determinization** (`idiotsim.strategies.search.sampler.sample_state`): a full engine table (its hidden
+   cards by ``idiotsim.engine.hidden_cards``) built from what the seat knows, its observation and its own hand; every card it has not
    seen (the opponents' hand cards that are not publicly KNOWN, every blind card including its own,
    the talon) is dealt at random, uniformly or (the `belief` knob) uniformly among the arrangements
    that agree with the opponents' pickups had they played like `basic`, with every size as the
@@ -24,13 +24,13 @@ Work arrays are allocated once per decision (`search_decision`); the kernels bel
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 from numba.extending import overload
 
 from idiotsim.engine import rollouts
-from idiotsim.engine import state_layout as layout
-from idiotsim.engine.memory import data_pointer
 from idiotsim.engine.basic_rounds import basic_moves, basic_rollout
+from idiotsim.engine.hidden_cards import MAX_TABLE_CARDS, TABLE_SIZE, copy_live_table
+from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import basic_turn, list_moves_basic_first, play_all
 from idiotsim.game.basic_player import decide as basic_decide
@@ -44,9 +44,8 @@ from idiotsim.strategies.counter import STRATEGY as COUNTER
 from idiotsim.strategies.counter import decide as counter_decide
 from idiotsim.strategies.learned import policy as learned_policy
 from idiotsim.strategies.search import gate as search_gate
-from idiotsim.strategies.search.sampler import (PLAN_SIZE, copy_range, decision_pool, hidden_pool, plan_samples,
-                                                sample_deal_from,
-                                                sample_state_from)
+from idiotsim.strategies.search.sampler import (PLAN_SIZE, decision_pool, hidden_pool, plan_samples,
+                                                sample_deal_from, sample_state_from)
 from idiotsim.strategies.search.search_knobs import (CONSTRAINTS_AT, GATE_OFF, HALVING, LEARNED_AT, POLICY_BASIC, POLICY_COUNTER,
                                                      POLICY_LEARNED_SELF, POLICY_TUNED, POLICY_TUNED_SELF,
                                                      SWAP_LEARNED, SWAP_SEARCHED, SWAP_TENS_IN_HAND, TENS_BURN,
@@ -65,17 +64,17 @@ SEARCHER_SLOT = N_WEIGHTS  # POLICY_TUNED_SELF: the searcher's seat, after the w
 
 # ---- work arrays: one int64 array per decision, in sections ----
 SAMPLE = 0
-ROLL = SAMPLE + layout.STATE_SIZE
-POOL = ROLL + layout.STATE_SIZE
-SNAP = POOL + layout.MAX_CARDS
-MOVES = SNAP + layout.POSITION_SIZE
+ROLL = SAMPLE + TABLE_SIZE
+POOL = ROLL + TABLE_SIZE
+SNAP = POOL + MAX_TABLE_CARDS
+MOVES = SNAP + rollouts.SNAP_SIZE
 PLACE_SUMS = MOVES + MAX_MOVES
 WIN_COUNTS = PLACE_SUMS + MAX_MOVES
 PLACES = WIN_COUNTS + MAX_MOVES  # the places of one sampled state, move by move
 SPENT = PLACES + MAX_MOVES  # sequential halving: rollouts played (one per move and sampled state)
 BELIEF = SPENT + 1  # the belief knob's value, read by `determinize`
 HIDDEN = BELIEF + 1  # the decision's hidden pool (`hidden_pool`), built at its first sample
-HIDDEN_BUILT = HIDDEN + layout.MAX_CARDS  # 0 until then, then its size + 1
+HIDDEN_BUILT = HIDDEN + MAX_TABLE_CARDS  # 0 until then, then its size + 1
 PLAN = HIDDEN_BUILT + 1  # the belief's plan of the decision's samples (`plan_samples`), built with the pool
 WORK_SIZE = PLAN + PLAN_SIZE
 
@@ -125,29 +124,6 @@ def tens_rule(obs, hand, tens):
 
 
 # ---- rollouts and the choice -------------------------------------------------------------------
-
-@kernel
-def copy_state(src, dst):
-    """The part of a state a rollout reads and writes: the rows of the seats in play (rows past
-    them stay 0; the dealt face-up rows only at the swap), the talon still to draw, the game
-    scalars; not the dealt deck, not a recording."""
-    s, d = data_pointer(src), data_pointer(dst)  # pointers: no wraparound code per element
-    n = s[ob.PLAYERS]
-    copy_range(s, d, 0, ob.HEADER_SIZE)
-    for start in (ob.FACEUP, ob.KNOWN, layout.HANDS):
-        copy_range(s, d, start, n * NR)
-    if s[ob.DECISION] == ob.SWAP:
-        copy_range(s, d, layout.SWAP_FACEUP, n * NR)
-    for start in (ob.BLIND_PRESENT, layout.BLIND):
-        copy_range(s, d, start, 3 * n)
-    for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE,
-                  ob.LACKS, ob.LACKS_FREE):
-        copy_range(s, d, start, n)
-    copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    copy_range(s, d, layout.TALON + s[layout.TALON_POS], s[layout.TALON_LEN] - s[layout.TALON_POS])
-    copy_range(s, d, layout.GAME, layout.STATE_SIZE - layout.GAME)
-    d[layout.RECORD] = 0
-
 
 @kernel
 def tuned_self_decide(obs, hand, params, rng):
@@ -202,7 +178,7 @@ def learned_rollout_params(params):
 
 @kernel(inline="always")
 def _mark_basic_seats(st, policy, searcher):
-    """The seats whose rollout policy is `basic` play it inline (layout.SEAT_BASIC): every seat under
+    """The seats whose rollout policy is `basic` play it inline (`rollouts.mark_basic_seats`): every seat under
     POLICY_BASIC, every seat but the searcher's under POLICY_TUNED_SELF and POLICY_LEARNED_SELF."""
     elsewhere = policy == POLICY_BASIC or policy == POLICY_TUNED_SELF or policy == POLICY_LEARNED_SELF
     rollouts.mark_basic_seats(st, policy == POLICY_BASIC, elsewhere, searcher)
@@ -249,7 +225,7 @@ def determinize(obs, hand, rng, st, work, truth, perfect):
     sample of it shares (built into work[HIDDEN:] and work[PLAN:] once), or with `perfect` the true
     state `truth`."""
     if perfect:
-        copy_state(truth, st)
+        copy_live_table(truth, st)
         return 0
     hidden = work[HIDDEN:HIDDEN_BUILT]
     plan = work[PLAN:WORK_SIZE]
@@ -296,7 +272,7 @@ def judge_sample(obs, hand, rng, n_moves, policy, policy_params, scratch, work, 
     for i in range(n_moves):
         state = sample  # the last move plays on the sample itself, which is not needed again
         if i < n_moves - 1:
-            copy_state(sample, roll)
+            copy_live_table(sample, roll)
             state = roll
         place = _play_move(state, obs, work[MOVES + i], policy, policy_params, scratch, snap)
         if place < 0:
@@ -482,12 +458,6 @@ def search_decision(obs, hand, params, rng, truth, perfect):
     return moves[best_move(work, n_moves, objective)]
 
 
-@njit(cache=True)
-def true_state(obs):
-    """The engine state an observation handed out by the numba engine is the head of."""
-    return carray(data_pointer(obs), layout.STATE_SIZE)
-
-
 def in_compiled_code():
     """False in Python (the reference engine runs a strategy's Python twin), True in compiled code."""
     return False
@@ -501,7 +471,7 @@ def _in_compiled_code():
 @njit(cache=True)
 def rollout_place(st, seat, searcher, policy, skip_cycles):
     """The searcher's place when the round in `st` is played on from `seat` by the policy (knob value)."""
-    snap = np.zeros(layout.POSITION_SIZE, np.int64)
+    snap = np.zeros(rollouts.SNAP_SIZE, np.int64)
     return rollout(st, seat, searcher, policy, rollout_params(policy, st[ob.PLAYERS], searcher),
                    np.zeros(1, np.uint64), snap, skip_cycles)
 

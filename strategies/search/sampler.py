@@ -1,7 +1,7 @@
 """Determinization for the search (``idiotsim.strategies.search.pimc``): engine states built from what a seat has seen.
 
-`sample_state` (TURN and BLIND decisions) and `sample_deal` (the swap, R6) build a full engine state
-(``idiotsim.engine.state_layout``) from the seat's observation and its own hand: every card it has not seen
+`sample_state` (TURN and BLIND decisions) and `sample_deal` (the swap, R6) build a full engine table
+(its hidden cards by ``idiotsim.engine.hidden_cards``) from the seat's observation and its own hand: every card it has not seen
 (`hidden_pool`: the opponents' hand cards that are not publicly KNOWN, every blind card including its
 own, the talon) is dealt into the hidden places, every size as the observation shows it. The draws
 come from the seat's random stream only, so the same observation, hand and stream always give the
@@ -40,7 +40,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from idiotsim.engine import state_layout as layout
+from idiotsim.engine.hidden_cards import (MAX_TABLE_CARDS, NO_CARD, add_dealt_faceup_card, add_hand_card,
+                                          set_blind_card, set_dealt_faceup_count, set_hand_count, set_talon,
+                                          set_talon_card, settle_scalars)
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
 from idiotsim.jit import kernel
@@ -138,8 +140,8 @@ def copy_range(src, dst, start, length):
 @kernel
 def _set_counters(st, obs):
     """The public part of a state: the observation's header and the rows of the seats in play (rows
-    past them are never written, so they keep the zeros of a fresh state), and the game scalars it
-    implies."""
+    past them are never written, so they keep the zeros of a fresh state), the game scalars it
+    implies, and a talon of the observation's size."""
     n = obs[ob.PLAYERS]
     o = data_pointer(obs)
     p = data_pointer(st)
@@ -151,21 +153,14 @@ def _set_counters(st, obs):
                   ob.LACKS, ob.LACKS_FREE):
         copy_range(o, p, start, n)
     copy_range(o, p, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    out = 0
-    for s in range(n):
-        out += obs[ob.PLACE + s] != 0
-    for i in range(layout.GAME, layout.STATE_SIZE):
-        p[i] = 0
-    st[layout.NEXT_PLACE] = out + 1
-    st[layout.PLAYERS_IN] = n - out
-    st[layout.TALON_POS] = 0
-    st[layout.TALON_LEN] = obs[ob.TALON_SIZE]
+    settle_scalars(st)
+    set_talon(st, obs[ob.TALON_SIZE])
 
 
 @kernel
 def _deal_talon(st, pool, k, size):
     for i in range(size):
-        st[layout.TALON + i] = pool[k + i]
+        set_talon_card(st, i, pool[k + i])
     return k + size
 
 
@@ -177,7 +172,7 @@ def sample_state(obs, hand, rng, st, pool, belief=UNIFORM):
     uniformly (UNIFORM: a shuffle of the pool) or uniformly among the arrangements that agree with
     the opponents' pickup facts (BASIC_MODEL) or play facts (BASIC_PLAYS); or, NO_MEMORY, with what left
     play forgotten (`_sample_forgetting`). Returns 0, or -1 when the observation is inconsistent."""
-    hidden = np.empty(layout.MAX_CARDS, np.int64)
+    hidden = np.empty(MAX_TABLE_CARDS, np.int64)
     plan = np.zeros(PLAN_SIZE, np.int64)
     m = decision_pool(obs, hand, hidden, belief)
     plan_samples(obs, hidden, m, belief, plan)
@@ -206,13 +201,12 @@ def sample_state_from(obs, hand, rng, st, pool, hidden, m, belief, plan):
     p, o, h = data_pointer(st), data_pointer(obs), data_pointer(hand)
     seat = obs[ob.SEAT]
     for s in range(obs[ob.PLAYERS]):
-        row = layout.HANDS + s * NR
         if s == seat:
             for r in range(NR):
-                p[row + r] = h[r]
+                set_hand_count(p, s, r, h[r])
         else:
             for r in range(NR):
-                p[row + r] = o[ob.KNOWN + s * NR + r]
+                set_hand_count(p, s, r, o[ob.KNOWN + s * NR + r])
     k = 0
     if plan[0] != 0:
         mask_at, free_at = fact_offsets(belief)
@@ -241,7 +235,7 @@ def _sample_forgetting(obs, hand, rng, st, pool, hidden, m):
     for s in range(n):
         for r in range(NR):
             p[ob.KNOWN + s * NR + r] = 0
-            p[layout.HANDS + s * NR + r] = hand[r] if s == seat else 0
+            set_hand_count(p, s, r, hand[r] if s == seat else 0)
         for start in (ob.PICKUP_LEGAL, ob.PICKUP_FREE, ob.LACKS, ob.LACKS_FREE):
             p[start + s] = 0
     for r in range(NR):
@@ -264,18 +258,18 @@ def _sample_forgetting(obs, hand, rng, st, pool, hidden, m):
             size = obs[ob.HAND_SIZE + s]
             if k + size > m:
                 return -1
-            row = layout.HANDS + s * NR
             for _ in range(size):
-                p[row + c[k]] += 1
+                add_hand_card(p, s, c[k])
                 k += 1
-    for i in range(3 * n):
-        if obs[ob.BLIND_PRESENT + i] != 0:
-            if k >= m:
-                return -1
-            p[layout.BLIND + i] = c[k]
-            k += 1
-        else:
-            p[layout.BLIND + i] = -1
+    for s in range(n):
+        for position in range(3):
+            if obs[ob.BLIND_PRESENT + 3 * s + position] != 0:
+                if k >= m:
+                    return -1
+                set_blind_card(p, s, position, c[k])
+                k += 1
+            else:
+                set_blind_card(p, s, position, NO_CARD)
     if k + obs[ob.TALON_SIZE] > m:
         return -1
     k = _deal_talon(p, c, k, obs[ob.TALON_SIZE])
@@ -298,18 +292,18 @@ def _deal_rest(obs, st, pool, k, m, believed):
         unknown = ob.unknown_in_hand(o, s)
         if unknown < 0 or k + unknown > m:
             return -1
-        row = layout.HANDS + s * NR
         for _ in range(unknown):
-            p[row + c[k]] += 1
+            add_hand_card(p, s, c[k])
             k += 1
-    for i in range(3 * n):
-        if o[ob.BLIND_PRESENT + i] != 0:
-            if k >= m:
-                return -1
-            p[layout.BLIND + i] = c[k]
-            k += 1
-        else:
-            p[layout.BLIND + i] = -1
+    for s in range(n):
+        for position in range(3):
+            if o[ob.BLIND_PRESENT + 3 * s + position] != 0:
+                if k >= m:
+                    return -1
+                set_blind_card(p, s, position, c[k])
+                k += 1
+            else:
+                set_blind_card(p, s, position, NO_CARD)
     if k + obs[ob.TALON_SIZE] != m:
         return -1
     _deal_talon(p, c, k, obs[ob.TALON_SIZE])
@@ -346,17 +340,18 @@ def _deal_pool(obs, hand, rng, st, pool, m):
     k = 0
     for s in range(n):
         for r in range(NR):
-            st[layout.HANDS + s * NR + r] = hand[r] if s == seat else 0
-            st[layout.SWAP_FACEUP + s * NR + r] = obs[ob.FACEUP + s * NR + r] if s == seat else 0
+            set_hand_count(st, s, r, hand[r] if s == seat else 0)
+            set_dealt_faceup_count(st, s, r, obs[ob.FACEUP + s * NR + r] if s == seat else 0)
             st[ob.FACEUP + s * NR + r] = 0
         if s != seat:
             for _ in range(3):
-                st[layout.HANDS + s * NR + pool[k]] += 1
-                st[layout.SWAP_FACEUP + s * NR + pool[k + 1]] += 1
+                add_hand_card(st, s, pool[k])
+                add_dealt_faceup_card(st, s, pool[k + 1])
                 k += 2
-    for i in range(3 * n):
-        st[layout.BLIND + i] = pool[k]
-        k += 1
+    for s in range(n):
+        for position in range(3):
+            set_blind_card(st, s, position, pool[k])
+            k += 1
     _deal_talon(st, pool, k, m - k)
     return 0
 
@@ -393,9 +388,9 @@ def _choose(n: int, k: int) -> float:
     return c
 
 
-# C(n, k) at CHOOSE[n * CHOOSE_ROW + k] for n, k <= MAX_CARDS: a float division costs more than the
+# C(n, k) at CHOOSE[n * CHOOSE_ROW + k] for n, k <= MAX_TABLE_CARDS: a float division costs more than the
 # rest of a sample's arithmetic (the table holds the same bits as the loop: IEEE arithmetic)
-CHOOSE_ROW = layout.MAX_CARDS + 1
+CHOOSE_ROW = MAX_TABLE_CARDS + 1
 CHOOSE = np.array([_choose(n, k) for n in range(CHOOSE_ROW) for k in range(CHOOSE_ROW)])
 
 
@@ -570,7 +565,6 @@ def _add_believed_hands(obs, st, pool, believed):
     k = 0
     for s in range(obs[ob.PLAYERS]):
         if believed >> s & 1:
-            row = layout.HANDS + s * NR
             for _ in range(ob.unknown_in_hand(obs, s)):
-                st[row + pool[k]] += 1
+                add_hand_card(st, s, pool[k])
                 k += 1

@@ -16,7 +16,7 @@ from idiotsim.game.cards import RANK_OF_NAME
 from idiotsim.errors import UserError
 from idiotsim.analysis.replayed_states import decision_positions
 from idiotsim.game.rules import Rules, read_toml
-from idiotsim.strategies.search.pimc import copy_state
+from idiotsim.engine.hidden_cards import copy_live_table
 from idiotsim.game.moves import CHANCE, PICKUP, play
 from idiotsim.strategies.loading import load_strategies
 from idiotsim.cli.game_commands import seed_decks
@@ -84,7 +84,7 @@ def test_the_moves_listed_are_every_legal_move(rules):
             legal = set()
             for code in every_code():
                 trial = np.zeros_like(state)
-                copy_state(state, trial)
+                copy_live_table(state, trial)
                 if rollouts.act(trial, position["seat"], code) >= 0:
                     legal.add(code)
             moves = an.legal_moves(an.Position(rules, position["obs"], position["hand"]))

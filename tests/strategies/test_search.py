@@ -26,6 +26,7 @@ import pytest
 from test_engine_equality import VARIANTS, compare_game
 
 from idiotsim.engine import state_layout as layout
+from idiotsim.engine.hidden_cards import TABLE_SIZE, table_of_observation
 from idiotsim.game import observation as ob
 from idiotsim.strategies.search import pimc as search
 from idiotsim.game.basic_player import list_moves_basic_first
@@ -511,6 +512,15 @@ def test_perfect_information_is_far_ahead_and_refuses_the_reference_engine():
         play_match([shuffled_deck(1, 0, 0, 1)], Rules(players=4), seats, 1, 0)
     events, _, _ = trace_game(Rules(players=4), seats, 1, 0)
     assert events[-1]["action"] == "end"
+
+
+def test_the_table_of_an_observation_is_the_table_it_heads():
+    """What search-perfect-info reads: the table behind the observation, the same memory (not a copy)."""
+    state = decision_positions(Rules(players=4), "basic", 7, 0)[5]["state"].copy()
+    table = table_of_observation(state[:ob.OBS_SIZE])
+    assert table.shape == (TABLE_SIZE,) and np.array_equal(table, state)
+    table[TABLE_SIZE - 1] += 1
+    assert state[TABLE_SIZE - 1] == table[TABLE_SIZE - 1]
 
 
 def test_the_family_file_loads_as_the_package_module():
