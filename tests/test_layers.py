@@ -215,3 +215,9 @@ def test_nothing_outside_the_engine_reads_its_internals():
     readers = {m for m in MODULES if not m.startswith("idiotsim.engine.")
                and any(t in ENGINE_INTERNALS for t, _, _ in imports(m))}
     assert sorted(readers) == []
+
+
+@pytest.mark.parametrize("most_lines", [600])
+def test_one_concern_a_module_no_module_over(most_lines):
+    lengths = {m: len(FILES[m].read_text().splitlines()) for m in MODULES}
+    assert {m: n for m, n in lengths.items() if n > most_lines} == {}
