@@ -118,7 +118,8 @@ def settle_scalars(st):
 
 
 @kernel(inline="always")
-def _copy_range(s, d, start, length):
+def copy_range(s, d, start, length):
+    """d[start:start + length] = s[start:start + length] (arrays or pointers), as a loop numba inlines."""
     for i in range(start, start + length):
         d[i] = s[i]
 
@@ -130,19 +131,19 @@ def copy_live_table(src, dst):
     at the swap), the talon still to draw, the game scalars; not the dealt deck, not a recording."""
     s, d = data_pointer(src), data_pointer(dst)  # pointers: no wraparound code per element
     n = s[ob.PLAYERS]
-    _copy_range(s, d, 0, ob.HEADER_SIZE)
+    copy_range(s, d, 0, ob.HEADER_SIZE)
     for start in (ob.FACEUP, ob.KNOWN, HANDS):
-        _copy_range(s, d, start, n * NR)
+        copy_range(s, d, start, n * NR)
     if s[ob.DECISION] == ob.SWAP:
-        _copy_range(s, d, SWAP_FACEUP, n * NR)
+        copy_range(s, d, SWAP_FACEUP, n * NR)
     for start in (ob.BLIND_PRESENT, BLIND):
-        _copy_range(s, d, start, 3 * n)
+        copy_range(s, d, start, 3 * n)
     for start in (ob.HAND_SIZE, ob.FACEUP_SIZE, ob.BLIND_SIZE, ob.PLACE, ob.SCORE, ob.PICKUP_LEGAL, ob.PICKUP_FREE,
                   ob.LACKS, ob.LACKS_FREE):
-        _copy_range(s, d, start, n)
-    _copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
-    _copy_range(s, d, TALON + s[TALON_POS], s[TALON_LEN] - s[TALON_POS])
-    _copy_range(s, d, GAME, STATE_SIZE - GAME)
+        copy_range(s, d, start, n)
+    copy_range(s, d, ob.PILE_COUNTS, 2 * NR)  # and BURNED
+    copy_range(s, d, TALON + s[TALON_POS], s[TALON_LEN] - s[TALON_POS])
+    copy_range(s, d, GAME, STATE_SIZE - GAME)
     d[RECORD] = 0
 
 

@@ -41,7 +41,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from idiotsim.engine.hidden_cards import (MAX_TABLE_CARDS, NO_CARD, add_dealt_faceup_card, add_hand_card,
-                                          set_blind_card, set_dealt_faceup_count, set_hand_count, set_talon,
+                                          copy_range, set_blind_card, set_dealt_faceup_count, set_hand_count, set_talon,
                                           set_talon_card, settle_scalars)
 from idiotsim.engine.memory import data_pointer
 from idiotsim.game import observation as ob
@@ -131,10 +131,19 @@ def shuffle_range(pool, lo, hi, rng):
 
 
 @kernel(inline="always")
-def copy_range(src, dst, start, length):
-    """dst[start:start + length] = src[start:start + length], as a loop numba inlines."""
-    for i in range(start, start + length):
-        dst[i] = src[i]
+def _deal_blinds(p, obs, c, k, m, n):
+    """c[k:m] onto every present blind position of the n seats (NO_CARD at the others), seat by seat;
+    returns the next k, or -1 when the cards run out."""
+    for s in range(n):
+        for position in range(3):
+            if obs[ob.BLIND_PRESENT + 3 * s + position] != 0:
+                if k >= m:
+                    return -1
+                set_blind_card(p, s, position, c[k])
+                k += 1
+            else:
+                set_blind_card(p, s, position, NO_CARD)
+    return k
 
 
 @kernel
@@ -261,15 +270,9 @@ def _sample_forgetting(obs, hand, rng, st, pool, hidden, m):
             for _ in range(size):
                 add_hand_card(p, s, c[k])
                 k += 1
-    for s in range(n):
-        for position in range(3):
-            if obs[ob.BLIND_PRESENT + 3 * s + position] != 0:
-                if k >= m:
-                    return -1
-                set_blind_card(p, s, position, c[k])
-                k += 1
-            else:
-                set_blind_card(p, s, position, NO_CARD)
+    k = _deal_blinds(p, obs, c, k, m, n)
+    if k < 0:
+        return -1
     if k + obs[ob.TALON_SIZE] > m:
         return -1
     k = _deal_talon(p, c, k, obs[ob.TALON_SIZE])
@@ -295,15 +298,9 @@ def _deal_rest(obs, st, pool, k, m, believed):
         for _ in range(unknown):
             add_hand_card(p, s, c[k])
             k += 1
-    for s in range(n):
-        for position in range(3):
-            if o[ob.BLIND_PRESENT + 3 * s + position] != 0:
-                if k >= m:
-                    return -1
-                set_blind_card(p, s, position, c[k])
-                k += 1
-            else:
-                set_blind_card(p, s, position, NO_CARD)
+    k = _deal_blinds(p, o, c, k, m, n)
+    if k < 0:
+        return -1
     if k + obs[ob.TALON_SIZE] != m:
         return -1
     _deal_talon(p, c, k, obs[ob.TALON_SIZE])
