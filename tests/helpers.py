@@ -307,3 +307,23 @@ def signal_when(args: list, ready, sig, what: str) -> subprocess.CompletedProces
             proc.kill()
             proc.wait()
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+def exchange_with_talon(table, seat: int, where: str = "hand") -> None:
+    """One card of `seat`'s hand (`where` "hand") or of the face-up row it was dealt ("faceup", while the
+    seats swap) exchanged with a talon card of another rank, at an ``interop.stepped.Table``: a change
+    that only that seat can see."""
+    from idiotsim.engine import hidden_cards as hc
+    from idiotsim.interop.stepped import SWAPPING
+    st = table.state[:hc.TABLE_SIZE].copy()
+    count, set_count = ((hc.hand_count, hc.set_hand_count) if where == "hand"
+                        else (hc.dealt_faceup_count, hc.set_dealt_faceup_count))
+    talon = hc.hidden_cards(st)[3]
+    j, mine = next((j, r) for j, t in enumerate(talon) for r in range(13) if r != t and count(st, seat, r) > 0)
+    set_count(st, seat, mine, count(st, seat, mine) - 1)
+    set_count(st, seat, talon[j], count(st, seat, talon[j]) + 1)
+    talon[j] = mine
+    hc.set_talon(st, len(talon))
+    for i, rank in enumerate(talon):
+        hc.set_talon_card(st, i, rank)
+    table.take_cards(st, 0 if table.phase == SWAPPING else table.current_seat())

@@ -9,16 +9,15 @@ from numba.core.types.function_type import CompileResultWAP
 
 from idiotsim.engine import drivers
 from idiotsim.engine import state_layout as layout
+from idiotsim.engine.recording import event_dict
 from idiotsim.engine.state_layout import MAX_STRATEGIES
 from idiotsim.game import observation as ob
-from idiotsim.game.cards import RANK_NAMES
 from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.game.reference import illegal_message
 from idiotsim.game.rules import Rules
 from idiotsim.game.basic_player import decide as basic_decide
 from idiotsim.game.moves import SIG, compiled
 
-SOURCE_NAMES = ("hand", "faceup", "blind", "talon")
 # play_batch releases the GIL (a results file is written meanwhile: chunks.write_behind) but runs one
 # batch at a time, as it did under the GIL: numba's workqueue threading layer aborts on concurrent use
 # (a Dask worker with several threads).
@@ -214,26 +213,3 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     events = [event_dict(row, rules.players) for row in trace[: state[layout.N_EVENTS]]]
     checksums = state[log_start: log_start + state[layout.N_OBS]].view(np.uint64)
     return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]
-
-
-def _ranks(code: int) -> list:
-    return [RANK_NAMES[code // 169], RANK_NAMES[code // 13 % 13], RANK_NAMES[code % 13]]
-
-
-def event_dict(row, n: int) -> dict:
-    """A recorded event as the docs/trace.md trace dict."""
-    kind, rnd, seat = int(row[0]), int(row[1]), int(row[2])
-    if kind == layout.EV_SWAP:
-        return {"round": rnd, "seat": seat, "action": "swap", "faceup": _ranks(int(row[3])), "hand": _ranks(int(row[4]))}
-    if kind == layout.EV_PLAY:
-        return {"round": rnd, "seat": seat, "action": "play", "from": SOURCE_NAMES[row[3]],
-                "rank": RANK_NAMES[row[4]], "count": int(row[5]), "burn": bool(row[6])}
-    if kind == layout.EV_PICKUP:
-        event = {"round": rnd, "seat": seat, "action": "pickup"}
-        if row[3] >= 0:
-            event.update({"from": SOURCE_NAMES[row[3]], "rank": RANK_NAMES[row[4]]})
-        event["cards"] = int(row[5])
-        return event
-    if kind == layout.EV_OUT:
-        return {"round": rnd, "seat": seat, "action": "out", "place": int(row[3])}
-    return {"round": rnd, "action": "end", "places": [int(p) for p in row[3: 3 + n]], "stalled": bool(seat)}

@@ -1,13 +1,15 @@
 """The engine's trace recording: events as docs/trace.md describes them and a checksum of every observation
 handed out, written after ``STATE_SIZE`` in the state when RECORD is on (``trace --engine numba`` and the
-equality tests against the reference engine compare them). Every function returns at once when RECORD is off."""
+equality tests against the reference engine compare them), and their decoding into the trace's dicts. Every
+compiled function returns at once when RECORD is off."""
 from __future__ import annotations
 
 import numpy as np
 
-from idiotsim.engine.state_layout import EV_END, EV_WIDTH, LOG_CAP, N_EVENTS, N_OBS, RECORD, TRACE, TRACE_CAP
+from idiotsim.engine.state_layout import (EV_END, EV_OUT, EV_PICKUP, EV_PLAY, EV_SWAP, EV_WIDTH, LOG_CAP, N_EVENTS, N_OBS,
+                                          RECORD, TRACE, TRACE_CAP)
 from idiotsim.game import observation as ob
-from idiotsim.game.cards import BASIC_KEY
+from idiotsim.game.cards import BASIC_KEY, RANK_NAMES
 from idiotsim.game.observation import NR
 from idiotsim.jit import kernel
 
@@ -64,3 +66,27 @@ def record_round_end(sp, rnd, stalled, n):
     for p in range(n):
         sp[at + 3 + p] = sp[ob.PLACE + p]
     sp[N_EVENTS] += 1
+
+
+def _swap_ranks(code: int) -> list:
+    return [RANK_NAMES[code // 169], RANK_NAMES[code // 13 % 13], RANK_NAMES[code % 13]]
+
+
+def event_dict(row, n: int) -> dict:
+    """A recorded event as the docs/trace.md trace dict."""
+    kind, rnd, seat = int(row[0]), int(row[1]), int(row[2])
+    if kind == EV_SWAP:
+        return {"round": rnd, "seat": seat, "action": "swap", "faceup": _swap_ranks(int(row[3])),
+                "hand": _swap_ranks(int(row[4]))}
+    if kind == EV_PLAY:
+        return {"round": rnd, "seat": seat, "action": "play", "from": ob.SOURCE_NAMES[row[3]],
+                "rank": RANK_NAMES[row[4]], "count": int(row[5]), "burn": bool(row[6])}
+    if kind == EV_PICKUP:
+        event = {"round": rnd, "seat": seat, "action": "pickup"}
+        if row[3] >= 0:
+            event.update({"from": ob.SOURCE_NAMES[row[3]], "rank": RANK_NAMES[row[4]]})
+        event["cards"] = int(row[5])
+        return event
+    if kind == EV_OUT:
+        return {"round": rnd, "seat": seat, "action": "out", "place": int(row[3])}
+    return {"round": rnd, "action": "end", "places": [int(p) for p in row[3: 3 + n]], "stalled": bool(seat)}

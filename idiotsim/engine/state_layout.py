@@ -42,11 +42,11 @@ SEAT_STRATEGY = GAME + 17
 # `play_like_basic`, the same choices) instead of calling it through the strategy table, which passes
 # four arrays as 28 words
 SEAT_BASIC = SEAT_STRATEGY + MAX_PLAYERS
-# a match stepped from outside (``stepping``): its phase, the dealer of the round in play, and the
-# (seed, game, deal) indices its decks and next game come from
+# a match stepped from outside (``stepping``): its phase, the dealer of the round in play, the
+# (seed, game, deal) indices its decks and next game come from, and 1 when the caller deals its decks
 MATCH = SEAT_BASIC + MAX_PLAYERS
-MATCH_PHASE, MATCH_DEALER, MATCH_SEED, MATCH_GAME, MATCH_DEAL = range(MATCH, MATCH + 5)
-STATE_SIZE = MATCH + 5
+MATCH_PHASE, MATCH_DEALER, MATCH_SEED, MATCH_GAME, MATCH_DEAL, MATCH_DECKS_GIVEN = range(MATCH, MATCH + 6)
+STATE_SIZE = MATCH + 6
 TRACE = STATE_SIZE  # recording: TRACE_CAP events of EV_WIDTH, then LOG_CAP observation checksums
 
 # trace event records: [kind, round, seat, ...]

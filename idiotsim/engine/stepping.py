@@ -28,6 +28,11 @@ The compiled kernels (`begin_match`, `step_table`, `observe_table`, `table_legal
 `match_places`, and for a caller that runs its own auto-reset `table_game`, `begin_next_game` and
 `observe_final`, the finished table as one seat sees it) are public too, for compiled callers that step one
 table at a time (``interop.vector_env`` fuses step, reset, observation and mask in one pass).
+
+For a caller that deals the cards itself (OpenSpiel's chance nodes, ``interop.stepped``): `begin_dealt_match`
+and `deal_round` (a deck a round, the table waits for it between rounds), `observe_seat` (any seat's
+observation as if it decided now), `recorded_table` and `take_events` (the trace, docs/trace.md, step by
+step) and `take_cards` (a table given the cards a seat believes in: sampled worlds).
 """
 from __future__ import annotations
 
@@ -37,9 +42,11 @@ import numpy as np
 from numba import njit
 
 from idiotsim.engine.memory import array_at, data_pointer
-from idiotsim.engine.state_layout import (DECK, ERROR, ERROR_SEAT, GAME, HANDS, MATCH_DEAL, MATCH_DEALER, MATCH_GAME, MATCH_PHASE,
-                                          MATCH_SEED, NO_OBSERVER, N_OBS, PLAYERS_IN, RECORD, SEAT_BASIC, STALLED,
-                                          STATE_SIZE, TOTAL_ACTIONS)
+from idiotsim.engine.recording import event_dict, record_round_end
+from idiotsim.engine.state_layout import (DECK, ERROR, ERROR_SEAT, EV_WIDTH, GAME, HANDS, MATCH_DEAL, MATCH_DEALER,
+                                          MATCH_DECKS_GIVEN, MATCH_GAME, MATCH_PHASE, MATCH_SEED, NEXT_PLACE, NO_OBSERVER,
+                                          N_EVENTS, N_OBS, PLAYERS_IN, RECORD, SEAT_BASIC, STALLED, STATE_SIZE, TALON_LEN,
+                                          TALON_POS, TOTAL_ACTIONS, TRACE, TRACE_CAP)
 from idiotsim.engine.transitions import (apply_action, apply_swap, deal, final_places, open_table, show_swap,
                                          show_turn, start_play)
 from idiotsim.errors import UserError
@@ -51,11 +58,13 @@ from idiotsim.game.rng import nb_shuffled_deck
 from idiotsim.game.rules import Rules
 from idiotsim.jit import kernel
 
-PHASE_SWAP, PHASE_PLAY, PHASE_OVER = range(3)
+PHASE_SWAP, PHASE_PLAY, PHASE_OVER, PHASE_DEAL = range(4)
 PLAYING, MATCH_OVER = 0, 1  # what `step_table` returns; an illegal action returns -(its reason)
 NO_ACTION = -1  # `step_batch`: this table takes no step (its match is over, say)
 ILLEGAL_OVER = len(ILLEGAL_REASONS)  # the reason of a step at a table whose match is over (no auto-reset)
-STEP_REASONS = ILLEGAL_REASONS + ("the table's match is over (step it after a reset)",)
+ILLEGAL_UNDEALT = ILLEGAL_OVER + 1  # the reason of a step at a table that waits for its deck (`deal_round`)
+STEP_REASONS = ILLEGAL_REASONS + ("the table's match is over (step it after a reset)",
+                                  "the table waits for its next deck (deal_round)")
 
 
 # ---- one table, compiled ------------------------------------------------------------------------
@@ -73,10 +82,9 @@ def _deal_round(st, sp, rnd, work):
 
 
 @kernel
-def begin_match(st, header, seed, game, deal_index, work):
-    """A new match at the table `st` (STATE_SIZE): the rules from `header`, decks from (seed, deal_index),
-    game index `game`; it waits for seat 0's swap. `work` is a uint64[1] of scratch."""
-    sp = data_pointer(st)
+def _reset_match(sp, header, seed, game, deal_index, decks_given):
+    """The rules from `header`, scores and game counters cleared, R7's first dealer; recording
+    (RECORD and its capacities) is the caller's and kept."""
     n = header[ob.PLAYERS]
     for i in range(ob.HEADER_SIZE):
         sp[i] = header[i]
@@ -85,23 +93,63 @@ def begin_match(st, header, seed, game, deal_index, work):
         sp[SEAT_BASIC + p] = 0
     for i in range(GAME, N_OBS + 1):
         sp[i] = 0
-    sp[RECORD] = 0
     sp[NO_OBSERVER] = 0  # the observation is handed out at every decision: every fact is kept
     sp[MATCH_DEALER] = n - 1  # R7: seat 0 starts round 1
     sp[MATCH_SEED] = seed
     sp[MATCH_GAME] = game
     sp[MATCH_DEAL] = deal_index
+    sp[MATCH_DECKS_GIVEN] = decks_given
+
+
+@kernel
+def begin_match(st, header, seed, game, deal_index, work):
+    """A new match at the table `st` (STATE_SIZE): the rules from `header`, decks from (seed, deal_index),
+    game index `game`; it waits for seat 0's swap. `work` is a uint64[1] of scratch."""
+    sp = data_pointer(st)
+    _reset_match(sp, header, seed, game, deal_index, 0)
     _deal_round(st, sp, 1, work)
+
+
+@kernel
+def begin_dealt_match(st, header, game):
+    """A new match at the table `st` whose decks the caller deals, one per round (`deal_round`): it
+    waits for round 1's deck (PHASE_DEAL; its observation is all rules and zeros until then)."""
+    sp = data_pointer(st)
+    _reset_match(sp, header, 0, game, game, 1)
+    for i in range(ob.HEADER_SIZE, OBS_SIZE):
+        sp[i] = 0
+    sp[MATCH_PHASE] = PHASE_DEAL
+
+
+@kernel
+def deal_round(st, deck):
+    """The next round of a table waiting for its deck dealt from `deck` (the card codes of
+    ``game.cards``, top of the deck first, R3, R5); it waits for seat 0's swap. Returns PLAYING, or
+    -ILLEGAL_UNDEALT when the table waits for no deck."""
+    sp = data_pointer(st)
+    if sp[MATCH_PHASE] != PHASE_DEAL:
+        return -ILLEGAL_UNDEALT
+    n_cards = 52 * sp[ob.DECKS]
+    for i in range(n_cards):
+        sp[DECK + i] = deck[i]
+    rnd = sp[ob.ROUND] + 1
+    deal(sp, sp[ob.PLAYERS], n_cards)
+    sp[ob.ROUND] = rnd
+    sp[MATCH_PHASE] = PHASE_SWAP
+    show_swap(sp, 0)
+    return PLAYING
 
 
 @kernel
 def _end_round(st, sp, n, work):
     """R18/R20 places, the match's scores and next dealer (R7, V8); the next round dealt, or the match
     over. Returns PLAYING or MATCH_OVER."""
-    if sp[PLAYERS_IN] > 1:
+    stalled = sp[PLAYERS_IN] > 1
+    if stalled:
         sp[STALLED] = 1
     final_places(sp, n, sp[ob.STARTER])
     sp[TOTAL_ACTIONS] += sp[ob.ACTIONS]
+    record_round_end(sp, sp[ob.ROUND], stalled, n)
     idiot = 0
     for p in range(n):
         sp[ob.SCORE + p] += sp[ob.PLACE + p]
@@ -109,7 +157,10 @@ def _end_round(st, sp, n, work):
             idiot = p
     sp[MATCH_DEALER] = idiot if sp[ob.IDIOT_DEALS] else (sp[MATCH_DEALER] + 1) % n
     if sp[ob.ROUND] < sp[ob.ROUNDS]:
-        _deal_round(st, sp, sp[ob.ROUND] + 1, work)
+        if sp[MATCH_DECKS_GIVEN]:
+            sp[MATCH_PHASE] = PHASE_DEAL
+        else:
+            _deal_round(st, sp, sp[ob.ROUND] + 1, work)
         return PLAYING
     sp[MATCH_PHASE] = PHASE_OVER
     return MATCH_OVER
@@ -133,6 +184,8 @@ def step_table(st, action, work):
     phase = sp[MATCH_PHASE]
     if phase == PHASE_OVER:
         return -ILLEGAL_OVER
+    if phase == PHASE_DEAL:
+        return -ILLEGAL_UNDEALT
     move = move_code(sp[ob.DECISION], action)
     if move == NOT_A_MOVE:
         return -ILLEGAL_CODE
@@ -208,11 +261,93 @@ def observe_table(st, obs, hand):
 
 
 @kernel
+def observe_seat(st, seat, scratch, obs, hand):
+    """Any seat's observation and hand into `obs` and `hand` as if it decided now, the table unchanged
+    (`scratch`: STATE_SIZE of work space). At the swap (R6) a seat sees its own face-up row and no
+    other; in play, its own source and what it may do (R13)."""
+    for i in range(STATE_SIZE):
+        scratch[i] = st[i]
+    sp = data_pointer(scratch)
+    if sp[MATCH_PHASE] == PHASE_SWAP:
+        for i in range(sp[ob.PLAYERS] * NR):
+            sp[ob.FACEUP + i] = 0
+        show_swap(sp, seat)
+    elif sp[MATCH_PHASE] == PHASE_PLAY and seat != sp[ob.SEAT]:
+        show_turn(sp, seat)
+    for i in range(OBS_SIZE):
+        obs[i] = sp[i]
+    obs[ob.SEAT] = seat
+    at = HANDS + seat * NR
+    for r in range(NR):
+        hand[r] = sp[at + r]
+
+
+@kernel
+def table_phase(st):
+    """PHASE_SWAP, PHASE_PLAY, PHASE_OVER or PHASE_DEAL (a table waiting for its deck, `deal_round`)."""
+    return st[MATCH_PHASE]
+
+
+@kernel
+def table_dealer(st):
+    """The dealer of the round in play, or of the next round once one is over (R7, V8)."""
+    return st[MATCH_DEALER]
+
+
+@kernel
 def table_legal_mask(st, moves, mask):
     """The legal action ids of the seat to act into `mask` (NUM_ACTIONS; `moves`: MAX_MOVES of work
     space); returns how many."""
     sp = data_pointer(st)
     return legal_action_mask(array_at(sp, 0, OBS_SIZE), array_at(sp, HANDS + sp[ob.SEAT] * NR, NR), moves, mask)
+
+
+def take_cards(st: np.ndarray, cards_from: np.ndarray, seat: int, dealer: int | None = None) -> None:
+    """Table `st`, in a match, given the cards and public observation of `cards_from` (a table composed or
+    sampled from what one seat knows: ``hidden_cards``, the search's sampler), in play or at the swap as
+    `cards_from`'s decision says, `seat` shown as the seat to act (at the swap: with no swap made yet).
+    Its match (the round's dealer, or `dealer` when given; its seed and game), its counts of burns,
+    pickups and actions, and its recording are kept."""
+    st[:GAME] = cards_from[:GAME]
+    for scalar in (TALON_POS, TALON_LEN, NEXT_PLACE, PLAYERS_IN):
+        st[scalar] = cards_from[scalar]
+    if dealer is not None:
+        st[MATCH_DEALER] = dealer
+    if st[ob.DECISION] == ob.SWAP:
+        st[MATCH_PHASE] = PHASE_SWAP
+        st[ob.FACEUP: ob.FACEUP + st[ob.PLAYERS] * NR] = 0
+        _show_swap(st, seat)
+    else:
+        st[MATCH_PHASE] = PHASE_PLAY
+        _show_turn(st, seat)
+
+
+@njit(cache=True)
+def _show_swap(st, seat):
+    show_swap(data_pointer(st), seat)
+
+
+@njit(cache=True)
+def _show_turn(st, seat):
+    show_turn(data_pointer(st), seat)
+
+
+def recorded_table(events: int) -> np.ndarray:
+    """A table (STATE_SIZE) with room for `events` trace events after it and recording on, and no room
+    for observation checksums (only the drivers log those)."""
+    st = np.zeros(STATE_SIZE + events * EV_WIDTH, dtype=np.int64)
+    st[RECORD], st[TRACE_CAP] = 1, events
+    return st
+
+
+def take_events(st: np.ndarray, n: int) -> list:
+    """The trace events recorded at `st` since the last call, as dicts (n: the players); the room is
+    emptied for the next."""
+    count = int(st[N_EVENTS])
+    rows = st[TRACE: TRACE + count * EV_WIDTH].reshape(count, EV_WIDTH)
+    events = [event_dict(row, n) for row in rows]
+    st[N_EVENTS] = 0
+    return events
 
 
 # ---- a batch, compiled ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Iterable
 
-from idiotsim.game.cards import BASIC_KEY, card_name, card_pretty, card_rank
+from idiotsim.game.cards import BASIC_KEY, RANK_NAMES, RANK_OF_NAME, card_name, card_pretty, card_rank
 from idiotsim.game.rules import Rules
 
 
@@ -54,17 +54,32 @@ def _header(rules: Rules, seats, seed: int, game: int) -> list[str]:
 
 
 class _PrettyRound:
-    """The lines of one round's events, following the pile as the events change it."""
+    """The lines of one round's events, following the pile as the events change it. With `suits` the
+    cards are the reference engine's (the events' private ``_`` keys); without, the ranks the public
+    events name (the engine keeps no suits, R1)."""
 
-    def __init__(self, players: int, symbols: bool):
+    def __init__(self, players: int, symbols: bool, suits: bool = True):
         self.players = players
-        self.show = card_pretty if symbols else card_name
+        self.suits = suits
+        self.show = (card_pretty if symbols else card_name) if suits else RANK_NAMES.__getitem__
+        self.sort_key = _cards_key if suits else BASIC_KEY.__getitem__
         self.ellipsis = "\u2026" if symbols else "..."
         self.seat_width = len(str(players - 1))
         self.pile: list = []
 
     def cards(self, cards, sort: bool = False) -> str:
-        return " ".join(self.show(c) for c in (sorted(cards, key=_cards_key) if sort else cards))
+        return " ".join(self.show(c) for c in (sorted(cards, key=self.sort_key) if sort else cards))
+
+    def taken(self, event: dict, key: str) -> list:
+        """The cards of `event` under `key` (``_faceup``, ``_hand``, ``_cards``): the reference engine's
+        codes, or the ranks the public event names."""
+        if self.suits:
+            return event[key]
+        if key != "_cards":
+            return [RANK_OF_NAME[name] for name in event[key[1:]]]
+        if event["action"] == "play":
+            return [RANK_OF_NAME[event["rank"]]] * event["count"]
+        return self.pile + ([RANK_OF_NAME[event["rank"]]] if "from" in event else [])  # R14, R15, V5
 
     def pile_text(self) -> str:
         if not self.pile:
@@ -82,10 +97,10 @@ class _PrettyRound:
         return who + describe(event)
 
     def swap(self, event: dict) -> str:
-        return f"face-up {self.cards(event['_faceup'], True)} | hand {self.cards(event['_hand'], True)}"
+        return f"face-up {self.cards(self.taken(event, '_faceup'), True)} | hand {self.cards(self.taken(event, '_hand'), True)}"
 
     def play(self, event: dict) -> str:
-        played = event["_cards"]
+        played = self.taken(event, "_cards")
         source = event["from"]
         if source == "blind":
             text = f"flips {self.cards(played)} (blind), plays it"
@@ -100,7 +115,7 @@ class _PrettyRound:
         return f"{text:<{PILE_COLUMN}} {self.pile_text()}"
 
     def pickup(self, event: dict) -> str:
-        taken = event["_cards"]
+        taken = self.taken(event, "_cards")
         if "from" in event:  # a failed blind flip (R15) or chance card (V5): the last card taken
             flip = "flips" if event["from"] == "blind" else "turns"
             text = f"{flip} {self.show(taken[-1])} ({event['from']}), fails: picks up {event['cards']}"
@@ -121,13 +136,15 @@ class _PrettyRound:
 
 
 def pretty_lines(result, rules: Rules, seats, seed: int, game: int, symbols: bool = True) -> list[str]:
-    """A match for a person: one line per event, the pile after each play, places."""
+    """A match for a person: one line per event, the pile after each play, places. Cards show their suits
+    when the events carry them (the reference engine's), else their ranks."""
     lines = _header(rules, seats, seed, game)
+    suits = any(key.startswith("_") for event in result.events[:1] for key in event)  # a round opens with a swap
     current_round = None
     for event in result.events:
         if event["round"] != current_round:
             current_round = event["round"]
-            round_lines = _PrettyRound(rules.players, symbols)
+            round_lines = _PrettyRound(rules.players, symbols, suits)
             lines.append(f"-- round {current_round} --")
         lines.append(round_lines.line(event))
     if rules.rounds > 1:

@@ -24,12 +24,11 @@ from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from idiotsim.game import observation as ob
-from idiotsim.game.cards import NUM_RANKS
 from idiotsim.errors import UserError
 from idiotsim.game import action_space as act
 from idiotsim.interop.openspiel import GAME_NAME, IdiotState
-from idiotsim.interop.stepped import PLAYING, SWAPPING, Table, place_utility
-from idiotsim.interop.worlds import CardCodes, rollout_places, sampled_table
+from idiotsim.interop.stepped import place_utility
+from idiotsim.interop.worlds import rollout_places, table_at_decision
 from idiotsim.game.rng import SEAT_STREAM, new_state, next_u64
 from idiotsim.game.rules import FIELD_NAMES, Rules
 from idiotsim.strategies.toolkit import Knob, Strategy, knob_ids
@@ -139,7 +138,7 @@ def bot_decision(make_bot, obs, hand, params, rng) -> int:
     game = idiot_game(rules)
     seat = int(obs[ob.SEAT])
     state = IdiotState(game)
-    state.table = sampled_table(skeleton_table(rules, obs, hand), seat, rng, obs, hand)
+    state.table = table_at_decision(rules, obs, hand, rng)
     state.resample_rng = np.array([next_u64(rng)], dtype=np.uint64)
     action = make_bot(game, seat, params, rng).step(state)
     return act.to_move(int(action))
@@ -165,26 +164,3 @@ def rules_of_observation(obs) -> Rules:
         else:
             values[name] = value
     return Rules(**values)
-
-
-def skeleton_table(rules: Rules, obs, hand) -> Table:
-    """A table at the decision of `obs` that is right in what the seat knows and in the scalars the
-    observation holds; `sampled_table` then deals its hidden cards. The dealer (which matters only
-    for later rounds) is R7's."""
-    n, seat = rules.players, int(obs[ob.SEAT])
-    table = Table(rules)
-    table.round_no = int(obs[ob.ROUND])
-    table.totals = [int(x) for x in obs[ob.SCORE: ob.SCORE + n]]
-    table.dealer = (n - 1 + table.round_no - 1) % n
-    table.deal_deck(list(range(52)) * rules.decks)
-    rnd = table.round
-    rnd.scores = list(table.totals)
-    if obs[ob.DECISION] == ob.SWAP:
-        codes = CardCodes(rules.decks)
-        rnd.players[seat].hand = codes.many(hand)
-        rnd.players[seat].faceup = codes.many(obs[ob.FACEUP + seat * NUM_RANKS: ob.FACEUP + (seat + 1) * NUM_RANKS])
-        table.swaps = [0] * seat  # stand-ins: the earlier seats' swaps are sampled as basic's
-        table.phase = SWAPPING
-        return table
-    table.phase, table.seat = PLAYING, seat
-    return table

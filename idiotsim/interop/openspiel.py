@@ -1,5 +1,5 @@
 """Idiot as an OpenSpiel game (``pyspiel.load_game("idiot", {"players": 4, ...})``), played by the
-project's reference engine through a ``Table``.
+project's engine through a ``Table`` (``interop.stepped``).
 
 - Parameters: ``players`` and every rules field of docs/rules.md (V1..V12, ``action_limit``);
   ``low_rank`` takes 0 for off, ``decks`` 0 for automatic, as in the rules config.
@@ -34,7 +34,7 @@ import pyspiel
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import NUM_RANKS, RANK_NAMES
 from idiotsim.game import action_space as act
-from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, SWAPPING, VECTOR_SIZE, Table, place_utility
+from idiotsim.interop.stepped import CARD_CODES, DEALING, OVER, PLAYING, SWAPPING, Table, place_utility
 from idiotsim.interop.worlds import sampled_table
 from idiotsim.game.rng import new_state, next_u64
 from idiotsim.game.rules import FIELD_NAMES, MAX_PLAYERS, Rules
@@ -112,8 +112,7 @@ class IdiotState(pyspiel.State):
         return self.table.current_seat()
 
     def _legal_actions(self, player):
-        decision = self.table.decision()
-        return sorted(act.to_action(decision, move) for move in self.table.legal_moves())
+        return self.table.legal_actions()
 
     def chance_outcomes(self):
         left = self.table.cards_left()
@@ -126,7 +125,7 @@ class IdiotState(pyspiel.State):
             return
         if self.table.phase == SWAPPING and action not in self._legal_actions(self.table.current_seat()):
             raise ValueError(f"illegal swap action {action} ({act.action_text(action)})")
-        self.table.apply(act.to_move(int(action)))
+        self.table.apply(int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -208,7 +207,7 @@ class IdiotObserver:
     def set_from(self, state, player):
         self.tensor[:] = 0
         table = state.table
-        if table.round is None:
+        if table.phase not in (SWAPPING, PLAYING):
             return
         seats = self.seats(player)
         if self.public:
@@ -238,7 +237,7 @@ def faceup_row(table: Table, seat: int) -> np.ndarray:
 def swap_number(table: Table, seat: int) -> int:
     """1 + the action id of `seat`'s swap while the others still choose theirs, else 0 (`Table.vector`)."""
     swap = table.own_swap(seat)
-    return 0 if swap is None else 1 + act.to_action(ob.SWAP, swap)
+    return 0 if swap is None else 1 + swap
 
 
 def public_observation(table: Table, player: int, seats) -> np.ndarray:
@@ -290,7 +289,7 @@ def info_text(table: Table, seat: int, public: bool = True, seats=None) -> str:
         if table.phase == SWAPPING:
             parts.append(f"{own} face-up {_ranks(faceup_row(table, s))} hand {_ranks(table.hand(s))}")
             if table.own_swap(s) is not None:
-                parts.append(f"{own} " + act.action_text(act.to_action(ob.SWAP, table.own_swap(s))))
+                parts.append(f"{own} " + act.action_text(table.own_swap(s)))
         else:
             parts.append(f"{own} hand {_ranks(table.hand(s))}")
     return " | ".join(parts)

@@ -1,4 +1,4 @@
-"""Idiot as a PettingZoo AEC environment, played by the project's reference engine (a ``Table``).
+"""Idiot as a PettingZoo AEC environment, played by the project's engine (an ``interop.stepped.Table``).
 
     from idiotsim.interop.pettingzoo import env
     e = env(players=4, low_rank=7)          # any rules field of docs/rules.md
@@ -16,7 +16,8 @@
   one-round game an agent is terminated (and then removed) as it goes out, with its reward; in a
   match of several rounds (V4) every agent is terminated when the match ends (its position is
   settled only then).
-- ``render()`` shows the game as ``idiotsim trace --pretty`` does: with ``render_mode="ansi"`` it returns
+- ``render()`` shows the game as ``idiotsim trace --pretty`` does, cards by rank (the engine keeps no
+  suits, R1): with ``render_mode="ansi"`` it returns
   the events so far; with ``"human"`` every ``reset`` and ``step`` prints the lines of what happened
   since the last print (the header and the swaps, then each play), never the whole trace again.
 - ``env()`` wraps ``raw_env`` as PettingZoo's classic card games do (leduc_holdem, texas_holdem, hanabi):
@@ -34,7 +35,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from idiotsim.game import action_space as act
-from idiotsim.interop.stepped import DEALING, OVER, VECTOR_SIZE, Table, place_utility
+from idiotsim.interop.stepped import DEALING, OVER, PLAYING, SWAPPING, VECTOR_SIZE, Table, place_utility
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
 
@@ -110,12 +111,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         table = self.table
-        if table.round is not None:  # kept for an agent that is out once the match is over
+        if table.phase in (SWAPPING, PLAYING):  # kept for an agent that is out once the match is over
             self._last[agent] = table.vector(seat)
         mask = np.zeros(act.NUM_ACTIONS, np.int8)
         if agent == self.agent_selection and table.current_seat() == seat and not self.terminations[agent]:
-            decision = table.decision()
-            mask[[act.to_action(decision, m) for m in table.legal_moves()]] = 1
+            mask[table.legal_actions()] = 1
         return {"observation": self._last[agent].copy(), "action_mask": mask}
 
     def step(self, action):
@@ -124,12 +124,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             self._was_dead_step(action)
             return
         table = self.table
-        legal = [act.to_action(table.decision(), m) for m in table.legal_moves()]
-        if int(action) not in legal:
+        if int(action) not in table.legal_actions():
             raise ValueError(f"{agent}: action {action} ({act.action_text(int(action))}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        table.apply(act.to_move(int(action)))
+        table.apply(int(action))
         if table.phase == DEALING:
             self._deal()
         self._settle()
@@ -145,8 +144,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         table, n = self.table, self.rules.players
         if table.phase == OVER:
             settled = dict(enumerate(table.places()))
-        elif self.rules.rounds == 1 and table.round is not None:
-            settled = {p.seat: p.place for p in table.round.players if p.place}
+        elif self.rules.rounds == 1:
+            settled = table.settled()
         else:
             settled = {}
         for seat, place in settled.items():

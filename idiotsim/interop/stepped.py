@@ -1,89 +1,92 @@
-"""A match of the reference engine played one dealt card or one decision at a time.
+"""A match on the engine stepped one dealt card or one decision at a time: the OpenSpiel and PettingZoo
+adapters' table.
 
-The reference engine (``idiotsim.game.reference``) plays a round to its end, asking its seats for each
-decision. A ``Table`` drives the same ``Round`` from outside: its seats are a script that answers
-each question with the move the caller applied, so every rule is the engine's own. The deal is a
-sequence of cards from the top of the deck (R3, R5): a round starts once ``rules.num_cards`` cards
-are dealt. The swaps (R6) are asked seat by seat; since a seat sees only its own six cards while
-it swaps, the engine plays the whole swap phase when the last seat has chosen. Multi-round matches
-(V4) deal a new deck after each round; the places are the match positions (R19).
+A `Table` is one engine table (``idiotsim.engine.stepping``) whose decks the caller deals card by card
+from the top (R3, R5: OpenSpiel's chance nodes); a round starts once ``rules.num_cards`` cards are dealt.
+Every rule is the engine's own. The swaps (R6) are asked seat by seat; since a seat sees only its own six
+cards while it swaps, the table hands them to the engine together once the last seat has chosen, so every
+seat can be observed at the swap as dealt, with its own choice beside (`own_swap`). Multi-round matches
+(V4) wait for a new deck after each round; the places are the match positions (R19). The engine records
+the trace (docs/trace.md) as the table steps; it keeps ranks only, since suits never matter (R1).
 
-Moves are the project's decision codes (``idiotsim.strategies.toolkit``): a swap choice, a play code, PICKUP,
-CHANCE, or a blind position.
+Moves are action ids of ``idiotsim.game.action_space``.
 """
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 
 import numpy as np
 
+from idiotsim.engine.stepping import (MATCH_OVER, PHASE_DEAL, PHASE_OVER, PHASE_SWAP, STEP_REASONS, begin_dealt_match,
+                                      deal_round, match_places, observe_seat, recorded_table, step_table,
+                                      table_dealer, table_legal_ids, table_phase, take_cards, take_events)
 from idiotsim.game import observation as ob
-from idiotsim.game.cards import NUM_RANKS
 from idiotsim.game.action_space import to_action
-from idiotsim.game.reference import Round, counts, match_positions, next_dealer
+from idiotsim.game.cards import NUM_RANKS
+from idiotsim.game.moves import MAX_MOVES
 from idiotsim.game.rules import Rules
-from idiotsim.game.basic_player import legal_moves_basic_first
-
-_NO_RNG = np.zeros(1, dtype=np.uint64)  # the stepped round's seats are scripted: they draw nothing
 
 DEALING, SWAPPING, PLAYING, OVER = range(4)
 CARD_CODES = 52  # a deck's distinct codes (R3); two decks hold each twice (V7)
 VECTOR_SIZE = ob.OBS_SIZE + NUM_RANKS + 1  # `Table.vector`: observation, hand, own swap
-
-
-class _Script:
-    """Every seat of a stepped Round: each question is answered with the next queued move."""
-    label = "interop"
-    params = np.zeros(0, dtype=np.float64)
-
-    def __init__(self):
-        self.moves: list = []
-
-    @property
-    def decide(self):
-        return self
-
-    def py_func(self, obs, hand, params, rng) -> int:
-        return self.moves.pop(0)
+EVENTS_PER_STEP = 16  # room for one step's trace events (a play, a seat out, the round's end: at most 4)
+_PHASES = {PHASE_DEAL: DEALING, PHASE_SWAP: SWAPPING, PHASE_OVER: OVER}
 
 
 class Table:
-    """One match (``rules.rounds`` rounds) of the reference engine, advanced by `deal` and `apply`."""
+    """One match (``rules.rounds`` rounds) on the engine, advanced by `deal` and `apply`."""
 
     def __init__(self, rules: Rules):
         self.rules = rules
         self.n = rules.players
-        self.round_no = 1
-        self.dealer = self.n - 1  # R7: seat 0 starts round 1
-        self.totals = [0] * self.n
-        self.round_places: list = []
-        self.events: list = []  # the trace events of docs/trace.md (keys with "_" are not printed)
+        self.state = recorded_table(EVENTS_PER_STEP)
+        header = np.zeros(ob.HEADER_SIZE, dtype=np.int64)
+        ob.rules_to_header(rules, header)
+        begin_dealt_match(self.state, header, 0)
+        self.events: list = []  # the trace events of docs/trace.md so far
         self.deck: list = []  # the cards dealt so far this round, top of the deck first
-        self.round: Round | None = None
-        self.script = _Script()
-        self.swaps: list = []  # the swap choices of seats 0.. so far (R6)
-        self.seat = -1  # the seat to act while PLAYING
-        self.phase = DEALING
-        self._seen: dict = {}  # seat -> (observation, hand) until the next card or move
+        self.swaps: list = []  # the swap action ids of seats 0.. so far (R6)
+        self._views: dict = {}  # seat -> (observation, hand, scratch table) until the next card or move
+        self._work = np.zeros(1, dtype=np.uint64)
 
-    # ---- copying (OpenSpiel clones states at every step of a search) ----
-
-    def __deepcopy__(self, memo):
+    def copy(self) -> "Table":
+        """An independent table (OpenSpiel clones states at every step of a search)."""
         new = copy.copy(self)
-        new.totals = list(self.totals)
-        new.round_places = list(self.round_places)
+        new.state = self.state.copy()
         new.events = list(self.events)  # the events themselves are never changed
         new.deck = list(self.deck)
         new.swaps = list(self.swaps)
-        new.script = _Script()
-        new._seen = {}
-        if self.round is not None:
-            new.round = copy_round(self.round, new.script, new.events.append)
+        new._views = {}
+        new._work = np.zeros(1, dtype=np.uint64)
         return new
 
-    def copy(self) -> "Table":
-        return self.__deepcopy__({})
+    def __deepcopy__(self, memo) -> "Table":
+        return self.copy()
+
+    # ---- where the match stands ------------------------------------------
+
+    @property
+    def phase(self) -> int:
+        """DEALING, SWAPPING, PLAYING or OVER."""
+        return _PHASES.get(int(table_phase(self.state)), PLAYING)
+
+    @property
+    def round_no(self) -> int:
+        """The round in play, or the round being dealt."""
+        return int(self.state[ob.ROUND]) + (self.phase == DEALING)
+
+    @property
+    def totals(self) -> list:
+        """Each seat's sum of places in the rounds played (R19)."""
+        return [int(x) for x in self.state[ob.SCORE: ob.SCORE + self.n]]
+
+    @property
+    def dealer(self) -> int:
+        return int(table_dealer(self.state))
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
 
     # ---- the deal --------------------------------------------------------
 
@@ -97,31 +100,27 @@ class Table:
         """The next card from the top of the deck (R3); the last one starts the round."""
         if self.phase != DEALING or not 0 <= card < CARD_CODES or self.cards_left()[card] == 0:
             raise ValueError(f"card {card} cannot be dealt now")
-        self._seen = {}
+        self._views = {}
         self.deck.append(int(card))
         if len(self.deck) == self.rules.num_cards:
-            self.round = Round(self.rules, self.deck, [self.script] * self.n, [_NO_RNG] * self.n, self.round_no,
-                               self.dealer, list(self.totals), 0, 0, self.events.append)
-            self.phase = SWAPPING
+            deal_round(self.state, np.asarray(self.deck, dtype=np.int64))
 
     def deal_deck(self, deck) -> None:
         for card in deck:
             self.deal(int(card))
 
-    # ---- the seat to act and what it sees -----------------------------------
+    # ---- the seat to act and what it sees ----------------------------------
 
     def current_seat(self) -> int:
         """The seat to decide now; -1 while dealing or when the match is over."""
-        if self.phase == SWAPPING:
+        phase = self.phase
+        if phase == SWAPPING:
             return len(self.swaps)
-        return self.seat if self.phase == PLAYING else -1
+        return int(self.state[ob.SEAT]) if phase == PLAYING else -1
 
     def decision(self, seat: int | None = None) -> int:
         """SWAP, TURN or BLIND: what `seat` (default: the seat to act) decides, or would decide, now."""
-        if self.phase == SWAPPING:
-            return ob.SWAP
-        player = self.round.players[self.current_seat() if seat is None else seat]
-        return ob.BLIND if player.source() == ob.SRC_BLIND else ob.TURN
+        return int(self._view(self.current_seat() if seat is None else seat)[0][ob.DECISION])
 
     def observation(self, seat: int) -> np.ndarray:
         """The project's observation of `seat` (what it may know, idiotsim.game.observation) as if it decided
@@ -136,100 +135,97 @@ class Table:
         """What `seat` knows as one int64 vector: its observation, its hand and, at the swap once made,
         1 + its swap's action id (else 0); zeros while dealing or once the match is over."""
         vector = np.zeros(VECTOR_SIZE, dtype=np.int64)
-        if self.round is not None:
+        if self.phase in (SWAPPING, PLAYING):
             vector[:ob.OBS_SIZE] = self.observation(seat)
             vector[ob.OBS_SIZE: ob.OBS_SIZE + NUM_RANKS] = self.hand(seat)
             swap = self.own_swap(seat)
-            vector[-1] = 0 if swap is None else 1 + to_action(ob.SWAP, swap)
+            vector[-1] = 0 if swap is None else 1 + swap
         return vector
 
     def own_swap(self, seat: int) -> int | None:
-        """`seat`'s swap choice while the others still choose theirs (R6), else None."""
+        """`seat`'s swap action id while the others still choose theirs (R6), else None."""
         return self.swaps[seat] if self.phase == SWAPPING and seat < len(self.swaps) else None
 
+    def settled(self) -> dict:
+        """Seat -> place of the seats already out in the round in play (R18)."""
+        if self.phase != PLAYING:
+            return {}
+        places = self.state[ob.PLACE: ob.PLACE + self.n]
+        return {seat: int(place) for seat, place in enumerate(places) if place}
+
     def _view(self, seat: int) -> tuple:
-        view = self._seen.get(seat)
+        view = self._views.get(seat)
         if view is None:
-            player = self.round.players[seat]
-            if self.phase == SWAPPING:
-                obs = self.round.swap_observation(player)
-            else:
-                obs = self.round.observation(self.decision(seat), player)
-            view = self._seen[seat] = (obs, counts(player.hand))
+            obs = np.zeros(ob.OBS_SIZE, dtype=np.int64)
+            hand = np.zeros(NUM_RANKS, dtype=np.int64)
+            scratch = np.zeros(len(self.state), dtype=np.int64)
+            observe_seat(self.state, seat, scratch, obs, hand)
+            view = self._views[seat] = (obs, hand, scratch)
         return view
 
-    def legal_moves(self) -> list:
-        """Every legal decision code of the seat to act (R6, R9-R15, V5, V11, V12), without repeats."""
+    def legal_actions(self) -> list:
+        """The legal action ids of the seat to act (R6, R9-R15, V5, V11, V12), lowest first."""
         seat = self.current_seat()
-        decision = self.decision()
-        if decision == ob.BLIND:
-            return [i for i, card in enumerate(self.round.players[seat].blind) if card is not None]
-        return [int(m) for m in legal_moves_basic_first(self.observation(seat), self.hand(seat))]
+        if seat < 0:
+            return []
+        ids = np.zeros(MAX_MOVES, dtype=np.int64)
+        count = table_legal_ids(self._view(seat)[2], np.zeros(MAX_MOVES, dtype=np.int64), ids)
+        return ids[:count].tolist()
 
     # ---- moves -----------------------------------------------------------
 
-    def apply(self, move: int) -> None:
-        """The seat to act makes `move` (a decision code); the engine plays it."""
-        self._seen = {}
-        if self.phase == SWAPPING:
-            self.swaps.append(int(move))
-            if len(self.swaps) == self.n:
-                self.script.moves = self.swaps
-                self.seat = self.round.begin()
-                self.swaps = []
-                self.phase = PLAYING
-                self._end_round_if_over()
-            return
-        if self.phase != PLAYING:
+    def apply(self, action: int) -> None:
+        """The seat to act takes `action` (an action id); the engine plays it. An illegal action raises
+        ValueError and changes nothing."""
+        phase = self.phase
+        if phase not in (SWAPPING, PLAYING):
             raise ValueError("no seat decides now")
-        self.script.moves = [int(move)]
-        self.seat = self.round.act(self.round.players[self.seat])
-        self._end_round_if_over()
-
-    def _end_round_if_over(self) -> None:
-        if not self.round.over():
+        action = int(action)
+        if phase == SWAPPING:
+            if action not in self.legal_actions():
+                raise ValueError(f"action {action} is not a legal swap of seat {len(self.swaps)}")
+            self._views = {}
+            self.swaps.append(action)
+            if len(self.swaps) == self.n:
+                swaps, self.swaps = self.swaps, []
+                for swap in swaps:
+                    self._step(swap)
             return
-        result = self.round.finish()
-        self.round_places.append(result.places)
-        self.totals = [t + p for t, p in zip(self.totals, result.places)]
-        self.dealer = next_dealer(self.rules, self.dealer, result.places)
-        self.round = None
-        self.seat = -1
-        if self.round_no == self.rules.rounds:
-            self.phase = OVER
-        else:
-            self.round_no += 1
+        self._step(action)
+
+    def apply_move(self, move: int) -> None:
+        """`apply` of a decision code (``game.moves``: a swap choice, a play code, PICKUP, CHANCE, or a
+        blind position), as a strategy returns it."""
+        self.apply(to_action(self.decision(), move))
+
+    def take_cards(self, cards_from: np.ndarray, seat: int, dealer: int | None = None) -> None:
+        """The cards and public observation of `cards_from`, a table composed or sampled from what one seat
+        knows, with `seat` to act (``engine.stepping.take_cards``)."""
+        take_cards(self.state, cards_from, seat, dealer)
+        self._views = {}
+
+    def _step(self, action: int) -> None:
+        result = step_table(self.state, action, self._work)
+        if result < 0:
+            raise ValueError(f"action {action} is illegal: {STEP_REASONS[-result]}")
+        self._views = {}
+        self.events += take_events(self.state, self.n)
+        if result != MATCH_OVER and self.phase == DEALING:
             self.deck = []
-            self.phase = DEALING
 
     # ---- the end -----------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
     def places(self) -> list:
         """The match positions (R19; the round's places when rounds = 1)."""
-        return match_positions(self.totals)
+        places = np.zeros(ob.MAX_PLAYERS, dtype=np.int64)
+        match_places(self.state, places)
+        return places[: self.n].tolist()
 
     def trace(self) -> list:
         """The trace events so far, as `idiotsim trace` prints them."""
-        return [{k: v for k, v in e.items() if not k.startswith("_")} for e in self.events]
+        return list(self.events)
 
 
 def place_utility(place: int, players: int) -> float:
     """Place 1 (first out) is worth +1, place n (the Idiot) -1, evenly between."""
     return (players + 1 - 2 * place) / (players - 1)
-
-
-def copy_round(rnd: Round, script: _Script, emit) -> Round:
-    """A Round sharing only what never changes (rules, header, scores), its cards copied."""
-    new = copy.copy(rnd)
-    new.players = [replace(p, hand=list(p.hand), faceup=list(p.faceup), blind=list(p.blind), known=p.known.copy())
-                   for p in rnd.players]
-    new.pile = list(rnd.pile)
-    new.talon = list(rnd.talon)
-    new.burned = rnd.burned.copy()
-    new.seats = [script] * rnd.n
-    new.emit = emit
-    return new

@@ -2,7 +2,7 @@
 
 - `basic` at every seat, chosen from each table's observation and stepped through the API, ends every
   game in ``run``'s places, actions and stalls, in every variant;
-- random legal play through the API equals the reference engine (``interop.stepped.Table`` on the same
+- random legal play through the API equals the reference engine (tests/reference_table.py on the same
   decks, the same moves): every observation, hand, legal mask and the places, in every variant;
 - an illegal action changes nothing and names its rule; auto-reset deals game index + stride; results do
   not depend on the batch size.
@@ -21,9 +21,9 @@ from idiotsim.game.action_space import NUM_ACTIONS, action_id, to_action, to_mov
 from idiotsim.game.basic_player import play_like_basic
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
-from idiotsim.interop.stepped import Table
 from idiotsim.strategies.loading import load_strategies
 
+from reference_table import ReferenceTable
 from test_engine_equality import VARIANTS
 
 SEED = 4242
@@ -70,8 +70,8 @@ def test_basic_through_the_api_plays_runs_games(case, fields, players):
         np.testing.assert_array_equal(got["stalled"], want["stalled"])
 
 
-def reference_table(rules: Rules, game: int) -> Table:
-    table = Table(rules)
+def reference_table(rules: Rules, game: int) -> ReferenceTable:
+    table = ReferenceTable(rules)
     table.deal_deck(shuffled_deck(SEED, game, 0, rules.decks))
     return table
 

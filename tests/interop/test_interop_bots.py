@@ -13,6 +13,7 @@ import pytest
 from helpers import cli_ok, cli_user_error
 from idiotsim.interop.bots import StrategyBot, bot_decision, _ismcts_bot, idiot_game
 from idiotsim.interop.stepped import Table
+from idiotsim.game.action_space import to_action
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import play_seated, trace_game
@@ -62,14 +63,14 @@ def test_the_ismcts_seat_is_reproducible_and_chooses_a_legal_move():
     basic = load_strategy("basic")
     for _ in range(20):  # the swaps and some plays of basic
         seat = table.current_seat()
-        table.apply(int(basic.decide.py_func(table.observation(seat), table.hand(seat), basic.params,
-                                             np.zeros(1, np.uint64))))
+        table.apply_move(int(basic.decide.py_func(table.observation(seat), table.hand(seat), basic.params,
+                                                  np.zeros(1, np.uint64))))
     seat = table.current_seat()
     obs, hand = table.observation(seat), table.hand(seat)
     params = load_strategy("openspiel:ismcts:simulations=30").params
     moves = [bot_decision(_ismcts_bot, obs.copy(), hand.copy(), params, np.array([s], np.uint64)) for s in (5, 5, 6)]
     assert moves[0] == moves[1]
-    assert all(m in table.legal_moves() for m in moves)
+    assert all(to_action(table.decision(), m) in table.legal_actions() for m in moves)
 
 
 @pytest.mark.long(20)

@@ -17,6 +17,8 @@ from idiotsim.interop.bots import StrategyBot
 from idiotsim.interop.stepped import SWAPPING
 from idiotsim.game.rng import shuffled_deck
 
+from helpers import exchange_with_talon
+
 PRIVATE = pyspiel.PrivateInfoType
 DEFAULT = pyspiel.IIGObservationType(perfect_recall=False)
 PUBLIC = pyspiel.IIGObservationType(perfect_recall=False, private_info=PRIVATE.NONE)
@@ -45,12 +47,7 @@ def exchanged(state, seat: int, where: str):
     """A state that differs from `state` only in a card of `seat` that is private (its hand, or its face-up row
     while the seats swap), exchanged with a talon card of another rank: what no other seat can tell apart."""
     changed = state.clone()
-    rnd = changed.table.round
-    mine = rnd.players[seat].hand if where == "hand" else rnd.players[seat].faceup
-    talon = rnd.talon
-    i, j = next((i, j) for i in range(len(mine)) for j in range(len(talon)) if mine[i] // 4 != talon[j] // 4)
-    mine[i], talon[j] = talon[j], mine[i]
-    changed.table._seen = {}
+    exchange_with_talon(changed.table, seat, where)
     return changed
 
 

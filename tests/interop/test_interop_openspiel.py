@@ -12,7 +12,10 @@ from idiotsim.interop.bots import StrategyBot
 from idiotsim.game.rng import shuffled_deck
 from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import trace_game
+from idiotsim.engine.hidden_cards import hidden_cards
 from idiotsim.strategies.loading import load_strategy
+
+from helpers import exchange_with_talon
 
 # docs/rules.md V1..V12 (V4 and V8 as a match of two rounds; V12 needs V3)
 VARIANTS = {
@@ -117,10 +120,9 @@ def _state_after(game, deck, decisions, seed=3):
 
 def _world(state) -> tuple:
     """The state's cards by rank (R1: suits never matter): hands, blinds, talon, pile counts."""
-    rnd = state.table.round
-    return (tuple(tuple(sorted(c // 4 for c in p.hand)) for p in rnd.players),
-            tuple(tuple(None if c is None else c // 4 for c in p.blind) for p in rnd.players),
-            tuple(c // 4 for c in rnd.talon), tuple(sorted(c // 4 for c in rnd.pile)))
+    hands, _, blinds, talon = hidden_cards(state.table.state)
+    pile = state.table.observation(0)[ob.PILE_COUNTS: ob.PILE_COUNTS + 13]
+    return tuple(map(tuple, hands)), tuple(map(tuple, blinds)), tuple(talon), tuple(pile.tolist())
 
 
 @pytest.mark.parametrize("decisions", [0, 2, 30])  # at the swap (seat 0, seat 2), and in play
@@ -179,11 +181,7 @@ def test_strings_and_tensors_show_the_seat_its_own_hand_and_no_hidden_card():
     tensor = state.information_state_tensor(seat)
     assert tensor[ob.OBS_SIZE: ob.OBS_SIZE + 13] == list(state.table.hand(seat))
     changed = state.clone()  # another seat's hand card and a talon card of another rank change places
-    rnd = changed.table.round
-    hand, talon = rnd.players[other].hand, rnd.talon
-    i, j = next((i, j) for i in range(len(hand)) for j in range(len(talon)) if hand[i] // 4 != talon[j] // 4)
-    hand[i], talon[j] = talon[j], hand[i]
-    changed.table._seen = {}
+    exchange_with_talon(changed.table, other)
     for view in ("information_state_string", "observation_string", "information_state_tensor"):
         assert getattr(changed, view)(seat) == getattr(state, view)(seat), view
         assert getattr(changed, view)(other) != getattr(state, view)(other), view

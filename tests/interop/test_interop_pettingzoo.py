@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from idiotsim.game.trace import pretty_lines
+from idiotsim.game.trace import pretty_lines, public_event
 from idiotsim.game import action_space as act
 from idiotsim.interop.pettingzoo import ILLEGAL_REWARD, env, raw_env
 from idiotsim.game.reference import play_match
@@ -79,14 +80,26 @@ def test_agents_are_removed_as_they_go_out_with_their_place_as_reward():
     assert left[0] == 3  # the first agent out left while three still played
 
 
-def test_render_prints_the_table_as_trace_pretty_does():
-    e = raw_env(players=3, render_mode="ansi")
+def without_suits(lines: list) -> list:
+    return [" ".join(re.sub("[\u2660\u2663\u2665\u2666]", "", line).split()) for line in lines]
+
+
+@pytest.mark.parametrize("rules", [{"players": 3}, {"players": 4, "chance": True, "decks": 2}])
+def test_render_prints_the_table_as_trace_pretty_does_by_rank(rules):
+    """The engine keeps no suits (R1): the render is `trace --pretty`'s lines with ranks for cards, the
+    pile and every pickup followed from the public events alone."""
+    rules = Rules(**rules)
+    e = raw_env(render_mode="ansi", **rules.as_dict())
     e.reset(seed=5)
     play_basic(e)
     basic = load_strategy("basic")
-    seats = [basic.__class__(f"player_{s}", basic.strategy, basic.params) for s in range(3)]
-    result = play_match([shuffled_deck(5, 0, 0, 1)], Rules(players=3), seats, 5, 0)
-    assert e.render() == "\n".join(pretty_lines(result, Rules(players=3), seats, 5, 0))
+    seats = [basic.__class__(f"player_{s}", basic.strategy, basic.params) for s in range(rules.players)]
+    result = play_match([shuffled_deck(5, 0, 0, rules.decks)], rules, seats, 5, 0)
+    public = SimpleNamespace(events=[public_event(event) for event in result.events], places=result.places)
+    rendered = e.render().split("\n")
+    assert rendered == pretty_lines(public, rules, seats, 5, 0)
+    assert without_suits(rendered) == without_suits(pretty_lines(result, rules, seats, 5, 0))
+    assert any("picks up" in line for line in rendered)
 
 
 def test_a_random_masked_policy_plays_to_the_end():
