@@ -15,7 +15,13 @@ then `final_places`. The drivers that loop over them are ``drivers`` (rounds, ma
 The observation also holds the pickup and play facts (PICKUP_LEGAL, PICKUP_FREE, LACKS, LACKS_FREE):
 what the table saw of each seat's pickups and plays. They are public history, and a strategy is a
 function of its observation alone (``game.moves.SIG``: no memory between decisions), so the one place
-where they can be kept for it is here, where every action passes; the search's belief reads them."""
+where they can be kept for it is here, where every action passes. Out of the observation, the search
+could not rebuild them at its decisions and would sample the unseen cards uniformly (``belief=0``).
+Measured (4 players, K = 128, one search seat among three `basic`, 4,000 paired deals): the facts are
+worth 0.021 places to it (95% CI -0.010 to +0.052) and cost it 17% of its CPU time (the sampler's
+rejection tries); the positions of `analyze` read them too, the counting reports compare beliefs with
+and without them, and every committed figure of the search and the gated player was made with them. So they
+stay, and the engine skips them when no observation is handed out (NO_OBSERVER)."""
 from __future__ import annotations
 
 from idiotsim.engine.memory import add_row

@@ -476,6 +476,11 @@ def table_text(row: np.ndarray, mask: np.ndarray, game: int) -> str:
              f"pile {pile}; talon {int(row[ob.TALON_SIZE])}; burned {int(row[ob.BURNED: ob.BURNED + NR].sum())}"]
     for s in range(n):
         place = int(row[ob.PLACE + s])
+        if decision == "swap":  # R6: each seat swaps its own six cards unseen; 3 blind cards each
+            dealt = ranks_text(row[ob.FACEUP + s * NR: ob.FACEUP + (s + 1) * NR])
+            lines.append(f"  seat {s}: " + (f"dealt face-up {dealt}, 3 in the hand, 3 blind" if s == seat
+                                             else "swaps its 6 cards unseen, 3 blind"))
+            continue
         if place:
             lines.append(f"  seat {s}: out, place {place}")
             continue

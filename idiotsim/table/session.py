@@ -7,6 +7,12 @@ game played, and goes on from there.
 The person's seat is a strategy-like seat: the engine hands it the observation and its own hand
 counts, as it hands any strategy, and the session adds only what that seat may see with suits
 (its own cards, the face-up rows, the pile) from the live round (``seat_view``).
+
+Why the reference engine and not the numba engine's stepping API (``engine.stepping``), which the
+OpenSpiel and PettingZoo adapters step: a person sees every card with its suit, and only the reference
+engine keeps suits (the numba engine counts ranks, R1: suits never matter). At a person's pace the
+engine's speed buys nothing, and the two engines are tested equal decision by decision. The hints
+and the review judge positions on the numba engine (``analysis``).
 """
 from __future__ import annotations
 
