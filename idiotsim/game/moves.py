@@ -132,11 +132,14 @@ def can_play(obs, hand, rank):
 
 @kernel(inline="always")
 def playable_mask(obs, hand):
-    """Bit r set when the player holds rank r in the current source and it is legal now."""
+    """Bit r set when the player may play rank r now (`can_play`): held in the current source, legal on the
+    pile, and V12's opening rank when one is due."""
+    must = obs[MUST_PLAY]
+    allowed = obs[LEGAL] if must < 0 else obs[LEGAL] & (1 << must)
     if obs[SOURCE] == SRC_HAND:
-        return ranks_present(hand, 0) & obs[LEGAL]
+        return ranks_present(hand, 0) & allowed
     if obs[SOURCE] == SRC_FACEUP:
-        return ranks_present(obs, FACEUP + obs[SEAT] * NR) & obs[LEGAL]
+        return ranks_present(obs, FACEUP + obs[SEAT] * NR) & allowed
     return 0
 
 
