@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.errors import UserError
+from idiotsim.game.strategy_faults import compile_error
 from idiotsim.strategies.constraints import Constraints, constrained_move, parse_constraints, split_constraints
 from idiotsim.strategies.registry import STRATEGIES
 from idiotsim.strategies.toolkit import SIG, Knob, Strategy, compiled
@@ -204,17 +205,15 @@ def _wrapped(decide, at: int, label: str):
         try:
             _WRAPPERS[key] = (decide, compiled(njit(SIG)(constrained)))
         except Exception as e:  # numba's error in any form
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise UserError(f"strategy {label!r} does not compile with its constraints: {first}") from None
+            raise compile_error(e, decide.py_func, label, "does not compile with its constraints") from None
     return _WRAPPERS[key][1]
 
 
 def _compile_users(strategy: Strategy, spec: str) -> None:
     try:
         compiled(strategy.decide)
-    except Exception as e:  # numba's error in any form
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UserError(f"strategy {spec!r} does not compile with the strategy signature: {first}") from None
+    except Exception as e:  # numba's error in any form: its cause and the place in the user's file
+        raise compile_error(e, strategy.decide.py_func, spec) from None
 
 
 # Families from other sources: a spec ``SOURCE:NAME[:knob=v,...]`` whose SOURCE an installed package registers as

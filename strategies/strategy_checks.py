@@ -89,24 +89,28 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def check_strategy(spec: str, games: int = 2_000, sample: int = 3, speed: bool = True) -> CheckReport:
+def check_strategy(spec: str, games: int = 2_000, sample: int = 3, speed: bool = True,
+                   command: str = "idiotsim") -> CheckReport:
     """Run the checks on a strategy spec (``name[:knobs]`` or ``path/file.py:NAME[:knobs]``).
 
     ``games``: games per rules variant for the legality check, spread over 2..10
     players; ``sample``: games per variant traced on both engines; ``speed``:
-    measure games/s against `basic`. A spec that does not load, or games < 1, raises UserError."""
-    if games < 1 or sample < 1:
-        raise UserError(f"check-strategy needs --games >= 1 (and a sample >= 1), got {games} and {sample}")
+    measure games/s against `basic`; ``command``: how the replay commands a failure names start (`idiotsim`).
+    A spec that does not load, or games < 1, raises UserError."""
+    if games < 1:
+        raise UserError(f"check-strategy needs --games >= 1, got {games}")
+    if sample < 1:
+        raise ValueError(f"sample must be >= 1, got {sample}")
     seat = load_strategy(spec)
     cells = [(name, n) for name in VARIANTS for n in PLAYER_COUNTS]
-    legal = check_legal(spec, seat, cells, games)
+    legal = check_legal(spec, seat, cells, games, command)
     if legal.status != "ok":
         later = ("deterministic replay", "same decisions in both engines", "speed vs basic")
         return CheckReport(spec, (legal, *(CheckResult(n, "skipped", "needs legal moves first") for n in later)))
     results = [
         legal,
-        check_replay(seat, games),
-        check_engines(seat, sample),
+        check_replay(seat, games, command),
+        check_engines(seat, sample, command),
         check_speed(seat) if speed else CheckResult("speed vs basic", "skipped", "not asked for"),
     ]
     return CheckReport(spec, tuple(results))
@@ -132,17 +136,19 @@ def games_per_cell(games: int) -> int:
     return max(1, -(-games // len(PLAYER_COUNTS)))
 
 
-def replay_command(rules: Rules, seats, game: int) -> str:
+def replay_command(rules: Rules, seats, game: int, pretty: bool = True, command: str = "idiotsim") -> str:
+    """The `idiotsim trace` command of one game of the checks (`pretty`: for a person, numbered lines)."""
     defaults = Rules(players=rules.players).as_dict()
     changed = {k: v for k, v in rules.as_dict().items() if v != defaults[k]}
     flags = "".join(f" --rule {k}={str(v).lower()}" for k, v in changed.items())
     specs = ",".join(s.label for s in seats)
-    return f"idiotsim trace --players {rules.players}{flags} --seed {CHECK_SEED} --game {game} --strategies {specs}"
+    return (f"{command} trace --players {rules.players}{flags} --seed {CHECK_SEED} --game {game} --strategies {specs}"
+            + " --pretty" * pretty)
 
 
 # ---- the checks ---------------------------------------------------------------------
 
-def check_legal(spec: str, seat, cells, games: int) -> CheckResult:
+def check_legal(spec: str, seat, cells, games: int, command: str = "idiotsim") -> CheckResult:
     name = "legal moves"
     per_cell = games_per_cell(games)
     stalled = total = 0
@@ -155,7 +161,7 @@ def check_legal(spec: str, seat, cells, games: int) -> CheckResult:
         except IllegalMoveError as e:
             game = illegal_game(seats, rules, start, per_cell)
             return CheckResult(name, "FAIL", f"{variant}, {n} players: {e}; replay: "
-                                             f"{replay_command(rules, seats, game)}")
+                                             f"{replay_command(rules, seats, game, command=command)}")
         if not places_are_valid(result["places"], rules):
             return CheckResult(name, "FAIL", f"{variant}, {n} players: places outside 1..{n} (an engine fault)")
         stalled += int(result["stalled"].sum())
@@ -188,7 +194,7 @@ def outcome_bytes(result: dict) -> bytes:
     return b"".join(np.ascontiguousarray(result[k]).tobytes() for k in sorted(result))
 
 
-def check_replay(seat, games: int) -> CheckResult:
+def check_replay(seat, games: int, command: str = "idiotsim") -> CheckResult:
     name = "deterministic replay"
     per_cell = games_per_cell(games)
     for variant in VARIANTS:
@@ -200,8 +206,9 @@ def check_replay(seat, games: int) -> CheckResult:
             differ = np.flatnonzero((first["places"] != again["places"]).any(axis=1) |
                                     (first["actions"] != again["actions"]))
             game = start + int(differ[0]) if len(differ) else start
+            replay = replay_command(rules, seats, game, command=command)
             return CheckResult(name, "FAIL", f"{variant}, {n} players: game {game} (seed {CHECK_SEED}) has another "
-                                             f"result when played again; replay: {replay_command(rules, seats, game)}")
+                                             f"result when played again; replay: {replay}")
     return CheckResult(name, "ok", f"{len(VARIANTS)} x {per_cell:,} games played again in other chunks: identical")
 
 
@@ -215,8 +222,8 @@ def engines_differ(rules: Rules, seats, game: int) -> str | None:
     observations: list = []
     try:
         reference = play_match(decks, rules, seats, CHECK_SEED, game, obs_log=observations)
-    except Exception as e:  # a strategy's Python function may fail where its compiled one does not
-        return f"the reference engine (the strategy's Python function) fails: {type(e).__name__}: {e}"
+    except UserError as e:  # a strategy's Python function may fail where its compiled one does not
+        return f"the reference engine (the strategy's Python function) fails: {e}"
     events, checksums, places = trace_game(rules, seats, CHECK_SEED, game)
     if public(reference.events) != events:
         return "the traces differ"
@@ -227,7 +234,7 @@ def engines_differ(rules: Rules, seats, game: int) -> str | None:
     return None
 
 
-def check_engines(seat, sample: int) -> CheckResult:
+def check_engines(seat, sample: int, command: str = "idiotsim") -> CheckResult:
     name = "same decisions in both engines"
     if not seat.strategy.fair:
         return CheckResult(name, "skipped", "not a fair player: it reads hidden cards, on the numba engine only")
@@ -239,7 +246,8 @@ def check_engines(seat, sample: int) -> CheckResult:
             if problem:
                 return CheckResult(name, "FAIL", f"{variant}, {n} players, game {game} (seed {CHECK_SEED}): {problem} "
                                                  "(the Python function decides otherwise than the compiled one); "
-                                                 f"compare: {replay_command(rules, seats, game)} [--engine numba]")
+                                                 f"compare: {replay_command(rules, seats, game, False, command)} "
+                                                 "[--engine numba]")
     return CheckResult(name, "ok", f"{len(VARIANTS) * sample} games traced on the reference and the numba engine: "
                                    "the same events and observations")
 

@@ -1,7 +1,8 @@
 """The typer app and ``main()``: every user mistake ends as ONE line on stderr.
 
 A ``UserError`` from the library, or a usage error from typer/click, ends the
-program with ``error: <message>`` and exit code 2 -- never a traceback.
+program with ``error: <message>`` and exit code 2 -- never a traceback. An error whose cause lies in a
+user's own file (a strategy that does not compile) adds its detail lines: the place in the file.
 """
 from __future__ import annotations
 
@@ -180,8 +181,9 @@ def _one_line(message: str) -> str:
     return " ".join(line.strip() for line in str(message).strip().splitlines() if line.strip())
 
 
-def _fail(message: str) -> None:
-    print(f"error: {_one_line(message)}", file=sys.stderr)
+def _fail(message: str, details=()) -> None:
+    """The error line, then any detail lines of the error as they are (a place in a user's file)."""
+    print("\n".join([f"error: {_one_line(message)}", *details]), file=sys.stderr)
     sys.exit(2)
 
 
@@ -288,7 +290,7 @@ def main(argv: list[str] | None = None) -> None:
         _check_text(sys.argv[1:] if argv is None else argv)
         result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
     except UserError as e:
-        _fail(str(e))
+        _fail(str(e), e.details)
     except _NO_ARGS as e:  # bare `idiotsim`: show the help (typer may have printed it already)
         if e.format_message().strip():
             print(e.format_message(), file=sys.stderr)

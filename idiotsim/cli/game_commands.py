@@ -37,11 +37,13 @@ EngineOpt = Annotated[Engine, typer.Option(
     "--engine", case_sensitive=False, help="Engine that plays the games.")]
 
 
-def play_match(engine: Engine, decks, rules: Rules, seats, seed: int, game: int):
-    """One match on the chosen engine (a new engine is one more branch here)."""
+def play_match(engine: Engine, decks, rules: Rules, seats, seed: int, game: int, events: list | None = None):
+    """One match on the chosen engine (a new engine is one more branch here); the reference engine appends
+    each event to `events` as it happens, so that a game stopped by an error keeps its events so far."""
     if engine == Engine.reference:
         from idiotsim.game import reference
-        return reference.play_match(decks, rules, seats, seed, game)
+        return reference.play_match(decks, rules, seats, seed, game,
+                                    observer=None if events is None else lambda event, rnd: events.append(event))
     from idiotsim.engine.batches import trace_game
     events, _, places = trace_game(rules, seats, seed, game, decks)
     return SimpleNamespace(events=events, places=places)
@@ -120,14 +122,33 @@ def trace(
         matches = list(enumerate(load_deck_matches(deck, rules)))
     symbols = suit_symbols_ok()
     for i, (game_index, decks) in enumerate(matches):
-        result = play_match(engine, decks, rules, seats, run_seed, game_index)
-        if pretty:
-            lines = numbered(pretty_lines(result, rules, seats, run_seed, game_index, symbols), result.events)
-            if i:
-                lines.insert(0, "")
-        else:
-            lines = trace_lines(result.events)
-        sys.stdout.write("\n".join(lines) + "\n")
+        events: list = []
+        try:
+            result = play_match(engine, decks, rules, seats, run_seed, game_index, events)
+        except UserError:  # a strategy's illegal move or fault: the game up to it, then the error line
+            result = SimpleNamespace(events=events, finished=False)
+            _write_trace(result, rules, seats, run_seed, game_index, pretty and symbols, pretty, i,
+                         STOPPED if pretty else None)
+            raise
+        _write_trace(result, rules, seats, run_seed, game_index, symbols, pretty, i)
+    sys.stdout.flush()
+
+
+STOPPED = "(the game stops here: the next decision is the error below)"
+
+
+def _write_trace(result, rules: Rules, seats, seed: int, game: int, symbols: bool, pretty: bool, index: int,
+                 last_line: str | None = None) -> None:
+    """One match's trace: JSON Lines, or `pretty` for a person (a blank line before every match but the
+    first), and `last_line` after it."""
+    if pretty:
+        lines = numbered(pretty_lines(result, rules, seats, seed, game, symbols), result.events)
+        if index:
+            lines.insert(0, "")
+    else:
+        lines = trace_lines(result.events)
+    lines += [last_line] if last_line else []
+    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
     sys.stdout.flush()
 
 

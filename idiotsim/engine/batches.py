@@ -12,7 +12,7 @@ from idiotsim.engine import state_layout as layout
 from idiotsim.engine.recording import event_dict
 from idiotsim.engine.state_layout import MAX_STRATEGIES
 from idiotsim.game import observation as ob
-from idiotsim.errors import IllegalMoveError, UserError
+from idiotsim.errors import IllegalMoveError, StrategyFault, UserError
 from idiotsim.game.reference import illegal_message
 from idiotsim.game.rules import Rules
 from idiotsim.game.basic_player import decide as basic_decide
@@ -132,10 +132,33 @@ def play_seated(rules: Rules, strategies, seed: int, game_ids, deal_ids, seating
     bad = np.flatnonzero(errors)
     if len(bad):
         i = int(bad[0])
-        seat = int(errors[i] % 16)
-        label = strategies[seating[i, seat]].label
-        raise IllegalMoveError(illegal_message(label, seat, int(game_ids[i]), seed, int(errors[i] // 16)))
+        seats = [strategies[int(k)] for k in seating[i]]
+        game_decks = None if decks is None else decks[i * rules.rounds: (i + 1) * rules.rounds]
+        raise illegal_move(rules, seats, seed, int(game_ids[i]), int(deal_ids[i]), game_decks, int(errors[i]))
     return dict(places=places, actions=actions, burns=burns, pickups=pickups, stalled=stalled.astype(bool))
+
+
+def illegal_move(rules: Rules, seats, seed: int, game: int, deal: int, decks, error: int) -> IllegalMoveError:
+    """The error of the numba engine's illegal move `error` (reason * 16 + seat) in one game. Its cause may be
+    the strategy's code rather than its choice (a float returned and truncated, an array read past its end):
+    the game is played again on the reference engine, where the strategy's Python function shows such a
+    fault (``game.strategy_faults``). Only where every seat plays at engine speed: the search in Python would
+    take hours."""
+    seat, reason = error % 16, error // 16
+    found = IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, reason))
+    if any(s.strategy.work is not None for s in seats):
+        return found
+    from idiotsim.game.reference import play_match
+    from idiotsim.game.rng import shuffled_deck
+    if decks is None:
+        decks = [shuffled_deck(seed, deal, r, rules.decks) for r in range(rules.rounds)]
+    try:
+        play_match(decks, rules, seats, seed, game)
+    except StrategyFault as fault:
+        return fault
+    except IllegalMoveError:
+        pass
+    return found
 
 
 def engine_seats(index: np.ndarray, seating: np.ndarray) -> np.ndarray:
@@ -206,8 +229,9 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
     result = drivers.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
                             matrix, 0 if len(matrix) else -1, state, places)
     if result < 0:
-        seat = int(state[layout.ERROR_SEAT])
-        raise IllegalMoveError(illegal_message(seats[seat].label, seat, game, seed, int(state[layout.ERROR])))
+        error = int(state[layout.ERROR]) * 16 + int(state[layout.ERROR_SEAT])
+        raise illegal_move(rules, [seats[s] for s in seating], seed, game, game if deal is None else deal,
+                           None if len(matrix) == 0 else list(matrix), error)
     log_start = layout.TRACE + capacity * layout.EV_WIDTH
     trace = state[layout.TRACE: log_start].reshape(capacity, layout.EV_WIDTH)
     events = [event_dict(row, rules.players) for row in trace[: state[layout.N_EVENTS]]]

@@ -20,8 +20,9 @@ import numpy as np
 from idiotsim.game import observation as ob
 from idiotsim.game.cards import (BASIC_KEY, HAND_TARGET, NUM_RANKS, RANK_NAMES, SIX, TEN, TWO, card_rank, is_ordinary,
                             sort_ranks_basic)
-from idiotsim.errors import IllegalMoveError
+from idiotsim.errors import IllegalMoveError, LeaveGame, UserError
 from idiotsim.game.rng import SEAT_STREAM, new_state
+from idiotsim.game.strategy_faults import exception_fault, is_move_code, return_fault
 from idiotsim.game.rules import Rules
 from idiotsim.game.moves import (CHANCE, ILLEGAL_BLIND_PICKUP, ILLEGAL_BLIND_POSITION, ILLEGAL_CHANCE,
                               ILLEGAL_CODE, ILLEGAL_EMPTY_PICKUP, ILLEGAL_EXTRA, ILLEGAL_NOT_HELD,
@@ -288,7 +289,16 @@ class Round:
         if self.obs_log is not None:
             self.obs_log.append(logged_checksum(obs, hand_counts))
         strategy = self.seats[seat]
-        return int(strategy.decide.py_func(obs, hand_counts, strategy.params, self.rngs[seat]))
+        args = (obs, hand_counts, strategy.params, self.rngs[seat])
+        try:
+            move = strategy.decide.py_func(*args)
+        except (UserError, LeaveGame):
+            raise
+        except Exception as e:  # the strategy's own code failed: its cause and line, not a traceback
+            raise exception_fault(e, strategy.label, seat, self.game, self.seed) from e
+        if not is_move_code(move):
+            raise return_fault(move, strategy.decide.py_func, args, strategy.label, seat, self.game, self.seed)
+        return int(move)
 
     def illegal(self, seat: int, reason: int):
         raise IllegalMoveError(illegal_message(self.seats[seat].label, seat, self.game, self.seed, reason))

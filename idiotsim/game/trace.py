@@ -147,7 +147,7 @@ def pretty_lines(result, rules: Rules, seats, seed: int, game: int, symbols: boo
             round_lines = _PrettyRound(rules.players, symbols, suits)
             lines.append(f"-- round {current_round} --")
         lines.append(round_lines.line(event))
-    if rules.rounds > 1:
+    if rules.rounds > 1 and getattr(result, "finished", True):
         lines.append("match: " + ", ".join(
             f"seat {p} total {result.totals[p]} ({_place(result.places[p])})" for p in range(rules.players)))
     return lines

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from idiotsim.analysis.stats import decimals_for
 from idiotsim.game import observation as ob
-from idiotsim.errors import UserError
+from idiotsim.errors import LeaveGame, UserError
 from idiotsim.table import gamefile
 from idiotsim.table.answers import Answer, move_list, parse
 from idiotsim.table.screen import SCREEN_WIDTH, CardStyle, PublicLog, SeatView, place_word, screen
@@ -40,7 +40,7 @@ HELP_TEXT = ("Answer with a number of the list, or type the move: 3 7s (three 7s
              "hint: the search's best moves (hint all: every move); quit: save and leave.")
 
 
-class Quit(Exception):
+class Quit(LeaveGame):
     """The person typed quit (or closed the input)."""
 
 
@@ -111,7 +111,7 @@ class Session:
             self.save()
             self.console.print(f"\ninterrupted: the game so far is saved in {self.save_path}")
             return "interrupted"
-        except (Quit, EOFError):
+        except (Quit, EOFError):  # EOFError: the input closed at a round's end
             self.save()
             self.console.print(f"\nleft the table: the game so far is saved in {self.save_path}")
             return "quit"
@@ -204,11 +204,16 @@ class Session:
         self.draw(view, moves)
         while True:
             question = f"your move (1-{len(moves)}, hint, help, quit)" if len(moves) > 1 else "your move (1, hint, quit)"
-            answer = parse(Prompt.ask(question, console=self.console), int(obs[ob.DECISION]), moves, hand, cards,
-                           self.style.text)
+            answer = parse(self.ask(question), int(obs[ob.DECISION]), moves, hand, cards, self.style.text)
             if answer.move is not None:
                 return answer.move
             self.answer_command(answer, obs, hand, moves)
+
+    def ask(self, question: str) -> str:
+        try:
+            return Prompt.ask(question, console=self.console)
+        except EOFError:  # the input closed: the person has left
+            raise Quit from None
 
     def draw(self, view: SeatView, moves) -> None:
         if self.console.is_terminal:

@@ -529,8 +529,10 @@ def test_illegal_move_from_a_strategy_file(capsys, tmp_path):
         "def decide(obs, hand, params, rng):\n"
         "    return -1\n"
         "BAD = Strategy(name='bad', decide=decide, description='always picks up')\n")
-    line = user_error(capsys, "trace", "--seed", 1, "--players", 2, "--strategies", f"basic,{path}:BAD")
-    assert "made an illegal move" in line and "seat 1" in line
+    code, out, err = run_cli(capsys, "trace", "--seed", 1, "--players", 2, "--strategies", f"basic,{path}:BAD")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "made an illegal move" in err and "seat 1" in err
+    assert [json.loads(line)["action"] for line in out.splitlines()] == ["swap"]  # the game up to seat 1's swap
 
 
 def test_strategy_file_errors(capsys, tmp_path):
