@@ -4,15 +4,21 @@
     python3 dev.py demo   # create .venv, install, play the strength ladder (random to the search)
     python3 dev.py play   # create .venv, install, sit at the table against the bots (idiotsim play ARGS,
                           # e.g. --level expert, or --resume FILE to go on with an unfinished game)
+    python3 dev.py COMMAND ARGS  # any other idiotsim command (trace, review, run, ...)
     python3 dev.py test   # create .venv, install with test extras, run the whole test suite (2 workers),
                           # which includes the check that every committed report matches its
                           # regeneration (tests/experiments/test_shipped_reports.py)
     python3 dev.py test ARGS  # pytest ARGS instead (e.g. one file)
 
-The virtual environment is (re)installed whenever pyproject.toml changes.
+Every command but test runs in the folder it is started from, wherever that is: the files it writes (a
+game file, results/demo/) land there, and the paths it is given are read from there. The commands idiotsim
+prints for what to do next name this script (``IDIOTSIM_COMMAND``), so that they run as printed without
+.venv/bin on the PATH. The virtual environment is (re)installed whenever pyproject.toml changes.
 """
 import hashlib
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,31 +42,34 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
-def run(args: list[str]) -> int:
-    return subprocess.run(args, cwd=ROOT).returncode
+def this_script() -> str:
+    """How to run this script again from any folder: the Python that runs it (by name when that name finds
+    it on the PATH) and the script's absolute path."""
+    python = Path(sys.executable)
+    found = shutil.which(python.name)
+    runner = python.name if found and Path(found).resolve() == python.resolve() else str(python)
+    return f"{shlex.quote(runner)} {shlex.quote(str(ROOT / 'dev.py'))}"
 
 
-def demo() -> int:
-    return run([str(BIN / "idiotsim"), "demo"])
-
-
-def play() -> int:
-    child = subprocess.Popen([str(BIN / "idiotsim"), "play"] + sys.argv[2:], cwd=ROOT)
+def idiotsim(args: list[str]) -> int:
+    """`idiotsim ARGS` in the current folder, its printed commands naming this script."""
+    env = dict(os.environ, IDIOTSIM_COMMAND=this_script())
+    child = subprocess.Popen([str(BIN / "idiotsim"), *args], env=env)
     while True:
         try:
             return child.wait()
-        except KeyboardInterrupt:  # Ctrl-C reaches the game too: it saves the game file and ends
+        except KeyboardInterrupt:  # Ctrl-C reaches the command too: a game saves its file, a run its chunks
             continue
 
 
-def test() -> int:
-    return run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q"] + sys.argv[2:])
+def test(args: list[str]) -> int:
+    return subprocess.run([str(BIN / "python"), "-m", "pytest", "-n", "2", "-q", *args], cwd=ROOT).returncode
 
 
-COMMANDS = {"demo": demo, "play": play, "test": test}
+USAGE = "usage: python3 dev.py demo | play [play args] | test [pytest args] | COMMAND [args] (any idiotsim command)"
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
-        sys.exit("usage: python3 dev.py demo | play [play args] | test [pytest args]")
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(USAGE)
     ensure_venv()
-    sys.exit(COMMANDS[sys.argv[1]]())
+    sys.exit(test(sys.argv[2:]) if sys.argv[1] == "test" else idiotsim(sys.argv[1:]))

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (DEFAULT_SEED, GameFileOpt, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SearchSeedOpt,
-                                  SeedOpt, StrategiesOpt, check_seed, load_rules_option, load_seats)
+from idiotsim.cli.options import (DEFAULT_SEED, GameFileOpt, GameOpt, PlayersOpt, RevealOpt, RuleOpt, RulesFileOpt,
+                                  SearchSeedOpt, SeedOpt, StrategiesOpt, check_seed, load_rules_option, load_seats)
 from idiotsim.cli.game_commands import DeckOpt, load_deck_matches, seeded_match
 from idiotsim.errors import UserError
 
@@ -41,12 +41,14 @@ def analyze(
         "--save-position", metavar="FILE.toml", help="Also write the position as a position file (to edit, then analyze).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,
     game_file: GameFileOpt = None,
+    reveal: RevealOpt = False,
 ) -> None:
     """Judge every legal move of a position: mean place and win rate of each (95% CIs), and its
     paired difference to the best move on the same sampled states.
 
     The position is the decision on trace line --action of a game (--seed S [--game I] [--deal D]
     or --deck FILE, played by --strategies; or --game-file FILE of `idiotsim play`), or a position file.
+    In an unfinished game of `idiotsim play` only your own decisions, unless --reveal.
     """
     from idiotsim.analysis import position_analysis as an
     if rollouts is not None and precision is not None:
@@ -56,9 +58,11 @@ def analyze(
     if precision is not None and not precision > 0:
         raise UserError(f"--precision must be a positive half-width (in places), got {precision}")
     check_seed(search_seed, "--search-seed")
+    if reveal and game_file is None:
+        raise UserError("--reveal applies only with --game-file")
     if game_file is not None:
-        position = _game_file_position(game_file, position_file, action, seed, game, deal, deck, rules_file, rule,
-                                       players)
+        position = _game_file_position(game_file, position_file, action, reveal, seed, game, deal, deck, rules_file,
+                                       rule, players)
     else:
         position = _position(position_file, players, strategies, seed, game, deal, deck, action, rules_file, rule)
     if save_position is not None:
@@ -95,8 +99,10 @@ def _position(position_file, players, strategies, seed, game, deal, deck, action
     return an.position_from_game(rules, seats, decks, run_seed, game_index, action)
 
 
-def _game_file_position(game_file, position_file, action, *game_flags):
-    """The decision on trace line --action of a game file's replay (its own seats, decks and rules)."""
+def _game_file_position(game_file, position_file, action, reveal, *game_flags):
+    """The decision on trace line --action of a game file's replay (its own seats, decks and rules); in an
+    unfinished game of a person only a decision of the person's seat, unless `reveal`: another seat's
+    position shows that seat's hand."""
     from idiotsim.analysis import position_analysis as an
     from idiotsim.table import gamefile
     names = ("--seed", "--game", "--deal", "--deck", "--rules", "--rule", "--players")
@@ -108,8 +114,13 @@ def _game_file_position(game_file, position_file, action, *game_flags):
     if action is None:
         raise UserError("give --action L: the trace line of the decision to analyze")
     record = gamefile.load(game_file)
-    return an.position_from_game(record.rules, gamefile.replay_seats(record), record.decks, record.seed,
-                                 record.game, action)
+    position = an.position_from_game(record.rules, gamefile.replay_seats(record), record.decks, record.seed,
+                                     record.game, action)
+    if gamefile.hides_hands(record) and not reveal and position.seat != record.human_seat:
+        raise UserError(f"--action {action}: trace line {action} is a decision of seat {position.seat} "
+                        f"({record.seats[position.seat]}), whose hand you cannot know in an unfinished game: "
+                        "add --reveal to analyze it anyway")
+    return position
 
 
 def _write_position(path: str, text: str) -> None:

@@ -21,8 +21,9 @@ def check_strategy(
     """Check a strategy: legal in every rules variant and player count, deterministic on replay,
     identical decisions in both engines; its speed against basic. Prints a table and a verdict;
     a failed check ends with one error line and exit code 2."""
+    from idiotsim.cli.options import command_name
     from idiotsim.strategies.strategy_checks import check_strategy as run_checks
-    report = run_checks(spec, games=games)
+    report = run_checks(spec, games=games, command=command_name())
     print(report.render(), flush=True)
     if not report.ok:
         first = report.failures()[0]

@@ -13,10 +13,11 @@ import typer
 from idiotsim.game.cards import read_deck_file
 from idiotsim.runs.chunks import executor_from_flags
 from idiotsim.cli.app import quick_exit_when_done
-from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt, RuleOpt,
-                                  RulesFileOpt, RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt, WorkersOpt, check_game,
-                                  check_games, check_seed, load_rules_option, load_seats, set_threads)
-from idiotsim.game.trace import pretty_lines, suit_symbols_ok, trace_lines
+from idiotsim.cli.options import (DEFAULT_SEED, ClusterOpt, GameFileOpt, GameOpt, GamesOpt, OutOpt, PlayersOpt,
+                                  RevealOpt, RuleOpt, RulesFileOpt, RunSeedOpt, SeedOpt, StrategiesOpt, ThreadsOpt,
+                                  WorkersOpt, check_game, check_games, check_seed, load_rules_option, load_seats,
+                                  set_threads)
+from idiotsim.game.trace import as_seen_by, pretty_lines, suit_symbols_ok, trace_lines
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 from idiotsim.game.rng import shuffled_deck
@@ -86,13 +87,17 @@ def trace(
     pretty: Annotated[bool, typer.Option("--pretty", help="Show the game for a person instead of JSON Lines.")] = False,
     engine: EngineOpt = Engine.reference,
     game_file: GameFileOpt = None,
+    reveal: RevealOpt = False,
 ) -> None:
     """Play games and print their trace (JSON Lines, docs/trace.md).
 
     Give exactly one of --deck FILE (every match in the file, game index =
     match number, seed 0), --seed S [--game I] (decks shuffled from the seed)
-    or --game-file FILE (a game of `idiotsim play`, replayed decision by decision).
+    or --game-file FILE (a game of `idiotsim play`, replayed decision by decision;
+    an unfinished one as your seat saw it, the bots' hands hidden, unless --reveal).
     """
+    if reveal and game_file is None:
+        raise UserError("--reveal applies only with --game-file (another game shows every card already)")
     if game_file is not None:
         given = [name for name, value in (("--deck", deck), ("--seed", seed), ("--game", game), ("--deal", deal),
                                           ("--rules", rules_file), ("--rule", rule), ("--players", players))
@@ -101,7 +106,7 @@ def trace(
             raise UserError(f"a game file holds the whole game: drop {', '.join(given)}")
         if engine == Engine.numba:
             raise UserError("a game file replays on the reference engine: drop --engine numba")
-        _trace_game_file(game_file, pretty)
+        _trace_game_file(game_file, pretty, reveal)
         return
     if (deck is None) == (seed is None):
         raise UserError("give exactly one of --deck FILE and --seed S "
@@ -172,11 +177,16 @@ def numbered(lines: list[str], events: list) -> list[str]:
 ROUND_MARK = "-- round "  # how `pretty_lines` opens a round
 
 
-def _trace_game_file(path: str, pretty: bool) -> None:
-    """The trace of a game file (up to its last decision when the game was left unfinished)."""
+def _trace_game_file(path: str, pretty: bool, reveal: bool) -> None:
+    """The trace of a game file (up to its last decision when the game was left unfinished: then, unless
+    `reveal`, as the person's seat saw it)."""
     from idiotsim.table import gamefile
     record = gamefile.load(path)
     events, result = gamefile.replay(record)
+    hidden = gamefile.hides_hands(record) and not reveal
+    if hidden:
+        events = as_seen_by(events, record.human_seat)
+        result.events = events
     if not pretty:
         lines = trace_lines(events)
     else:
@@ -184,7 +194,9 @@ def _trace_game_file(path: str, pretty: bool) -> None:
         lines = numbered(pretty_lines(result, record.rules, seats, record.seed, record.game, suit_symbols_ok()),
                          events)
         if not result.finished:
-            lines.append("(the game file ends here: the game was left unfinished)")
+            lines.append("(the game file ends here: the game was left unfinished"
+                         + ("; the hands the bots kept are hidden until it is finished, --reveal shows them)"
+                            if hidden else ")"))
     sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
     sys.stdout.flush()
 

@@ -8,13 +8,14 @@ through ``idiotsim.runs.chunks.executor_from_flags``.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Iterable, Optional
 
 import typer
 
 from idiotsim.errors import UserError
-from idiotsim.game.rules import FIELD_NAMES, Rules, load_rules
+from idiotsim.game.rules import FIELD_NAMES, Rules, load_rules, stated_value
 
 SEED_MAX = 2 ** 63 - 1  # seeds and game indices feed int64 counters (idiotsim.game.rng)
 MAX_GAMES = 10 ** 12
@@ -24,7 +25,8 @@ MAX_GAMES = 10 ** 12
 DEFAULT_SEED = 0
 
 PlayersOpt = Annotated[Optional[int], typer.Option(
-    "--players", "-n", metavar="N", help="Number of players (2..10); overrides the rules file and --rule.")]
+    "--players", "-n", metavar="N",
+    help="Number of players (2..10); a rules file or --rule that states another number is an error.")]
 RulesFileOpt = Annotated[Optional[str], typer.Option(
     "--rules", metavar="FILE.toml", help="Rules config file (TOML): the rules fields, at top level or in a rules table.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
@@ -51,6 +53,10 @@ OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Results
 GameFileOpt = Annotated[Optional[str], typer.Option(
     "--game-file", metavar="FILE", help="A game file of `idiotsim play`: its rules, seats, decks and every "
                                         "decision (replaces the other game and rules flags).")]
+RevealOpt = Annotated[bool, typer.Option(
+    "--reveal", help="With the game file of an unfinished game of `idiotsim play`: show what your seat could not know "
+                     "yet (the bots' hands). Without it such a game shows only what your seat saw; a finished game "
+                     "shows everything.")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(
     "--threads", metavar="T", help="Engine threads (default: all cores, or NUMBA_NUM_THREADS).")]
 ClusterOpt = Annotated[Optional[str], typer.Option(
@@ -60,9 +66,23 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
     "--workers", metavar="N", help="Run the chunks on a local Dask cluster of N worker processes.")]
 
 
+def command_name() -> str:
+    """How the user runs idiotsim, for the commands a command prints to run next: `idiotsim`, or what
+    ``dev.py`` puts in IDIOTSIM_COMMAND (``python3 /path/to/dev.py``) when it runs the command."""
+    return os.environ.get("IDIOTSIM_COMMAND") or "idiotsim"
+
+
 def load_rules_option(rules_file: str | None, rule: Iterable[str] | None, players: int | None) -> Rules:
-    """Rules from ``--rules FILE``, then ``--rule NAME=VALUE`` (in order), then ``--players``."""
-    return load_rules(rules_file, list(rule or ()), players=players)
+    """Rules from ``--rules FILE``, then ``--rule NAME=VALUE`` (in order), then ``--players``, which may not
+    contradict a number of players the file or a --rule states (a user who says both means one of them)."""
+    assignments = list(rule or ())
+    rules = load_rules(rules_file, assignments, players=players)
+    stated = stated_value(rules_file, assignments, "players") if players is not None else None
+    if stated is not None and stated != players:
+        where = (f"--rule players={stated}" if stated_value(None, assignments, "players") is not None
+                 else f"players = {stated} in {rules_file}")
+        raise UserError(f"--players {players} contradicts {where}: give the number of players once")
+    return rules
 
 
 def load_seats(text: str, rules: Rules) -> list:

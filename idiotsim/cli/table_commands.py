@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from idiotsim.cli.options import (DEFAULT_SEED, GameOpt, PlayersOpt, RuleOpt, RulesFileOpt, SearchSeedOpt, SeedOpt,
-                                  StrategiesOpt, check_seed, load_rules_option, load_seats)
+from idiotsim.cli.options import (DEFAULT_SEED, GameOpt, PlayersOpt, RevealOpt, RuleOpt, RulesFileOpt, SearchSeedOpt,
+                                  SeedOpt, StrategiesOpt, check_seed, command_name, load_rules_option, load_seats)
 from idiotsim.errors import UserError
 from idiotsim.table.levels import bot_specs, levels_help
 
@@ -84,7 +84,8 @@ def play(
     from idiotsim.table.screen import DECK_WORDS
     decks_note = DECK_WORDS.get(rules.decks, f", {rules.decks} decks")
     console.print(f"seed {game_seed}, {rules.players} players{decks_note}; {_seats_text(labels, seat)}")
-    console.print(f"{'resuming' if resume is not None else 'the game file'}: {path}", soft_wrap=True)
+    for line in command_lines(f"{'resuming' if resume is not None else 'the game file'}: ", _quoted(str(path))):
+        console.print(line, soft_wrap=True)
     session = Session(rules, Seats(seat, bot_seats, labels), game_seed, game_index, decks, path, console,
                       suit_symbols_ok(), recorded, resumed=resume is not None)
     outcome = session.run()
@@ -93,9 +94,10 @@ def play(
         raise typer.Exit(130)
     if outcome == "finished" and offer_review(console):
         try:
-            _print_review(session.record, seat, f"idiotsim trace --pretty --game-file {_quoted(str(path))}", console)
+            _print_review(session.record, seat, f"{command_name()} trace --pretty --game-file {_quoted(str(path))}",
+                          console)
         except KeyboardInterrupt:
-            console.print(f"review interrupted (the game is saved: idiotsim review {_quoted(str(path))})")
+            console.print(f"review interrupted (the game is saved: {command_name()} review {_quoted(str(path))})")
             raise typer.Exit(130) from None
 
 
@@ -116,12 +118,31 @@ def _seat_list(seats: list) -> str:
 
 
 def _print_next_steps(console, path, outcome: str) -> None:
-    """What can be done with the game file now: the same lines after quit, Ctrl-C and the end."""
-    name = _quoted(str(path))
-    steps = ([("continue", f"idiotsim play --resume {name}")] if outcome != "finished" else []) + [
-        ("replay", f"idiotsim trace --pretty --game-file {name}"), ("review", f"idiotsim review {name}")]
+    """What can be done with the game file now: the same lines after quit, Ctrl-C and the end. Each runs as
+    printed (`command_name`), and none shows more of an unfinished game than the person's seat saw."""
+    name, idiotsim = _quoted(str(path)), command_name()
+    steps = ([("continue", f"{idiotsim} play --resume {name}")] if outcome != "finished" else []) + [
+        ("replay", f"{idiotsim} trace --pretty --game-file {name}"), ("review", f"{idiotsim} review {name}")]
     for word, command in steps:
-        console.print(f"  {word + ':':<9} {command}", soft_wrap=True)
+        for line in command_lines(f"  {word + ':':<9} ", command):
+            console.print(line, soft_wrap=True)
+
+
+def command_lines(lead: str, command: str, width: int = 80) -> list[str]:
+    """`command` after `lead`, broken into lines of at most `width` columns with the shell's `\\` at
+    each break, so that it still runs when pasted (a word longer than a line stands alone on its line)."""
+    import shlex
+    words = [_quoted(word) for word in shlex.split(command)]
+    lines, line = [], lead + words[0]
+    if len(line) > width and lead.strip():  # a long first word: on a line of its own, under the lead
+        lines, line = [lead.rstrip()], "  " + words[0]
+    for word in words[1:]:
+        if len(line) + len(word) + 3 > width:  # " word \\"
+            lines.append(line + " \\")
+            line = " " * (len(lead) if len(lead) + len(word) + 2 <= width else 2) + word
+        else:
+            line += " " + word
+    return lines + [line]
 
 
 def _seat_bots(specs: list) -> list:
@@ -138,7 +159,8 @@ def _resumable(path_text: str):
     if record.human_seat is None:
         raise UserError(f"game file {path_text} is a game of bots: no seat is yours to play")
     if record.finished:
-        raise UserError(f"game file {path_text} holds a finished game: review it with idiotsim review {path_text}")
+        raise UserError(f"game file {path_text} holds a finished game: review it with {command_name()} review "
+                        f"{_quoted(path_text)}")
     gamefile.replay(record)  # every recorded decision legal, before anything is played or saved
     return record, Path(path_text)
 
@@ -212,7 +234,7 @@ def _new_save_path(save: str | None) -> Path:
         path = Path(save)
         if path.exists():
             raise UserError(f"--save {save}: the file exists, and a game file is never overwritten; choose another "
-                            f"name (an unfinished game goes on with: idiotsim play --resume {_quoted(save)})")
+                            f"name (an unfinished game goes on with: {command_name()} play --resume {_quoted(save)})")
         if not path.parent.is_dir():
             raise UserError(f"--save {save}: the folder {path.parent} does not exist")
         return path
@@ -243,6 +265,7 @@ def review(
         "--top", metavar="N", help="Show the N costliest decisions (default: as many as fit 24 lines).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="List every decision, in the order played.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of the table.")] = False,
+    reveal: RevealOpt = False,
 ) -> None:
     """Judge every decision one seat took in a game, as chess sites review a game: the move made, the
     search's best move, the cost in places with its 95% CI (every move played on the same sampled
@@ -250,7 +273,8 @@ def review(
     decisions that matched the best and each verdict, and gives the mean cost per decision; then the
     costliest decisions, as many as fit one screen (--all: every decision).
 
-    The game is a game file, or a game of bots: --seed S [--game I] --strategies A,B,...
+    The game is a game file, or a game of bots: --seed S [--game I] --strategies A,B,... Of an unfinished
+    game of `idiotsim play` only your own seat's decisions, unless --reveal.
     """
     from idiotsim.table import review as rv
     from idiotsim.cli.analyze_command import MAX_ROLLOUTS
@@ -262,10 +286,16 @@ def review(
         raise UserError(f"--top must be at least 1, got {top}")
     if top is not None and show_all:
         raise UserError("give at most one of --top and --all")
+    if reveal and game_file is None:
+        raise UserError("--reveal applies only with a game file")
     record, trace_command = _record(game_file, players, strategies, seed, game, rules_file, rule)
     seat = (record.human_seat if record.human_seat is not None else 0) if seat is None else seat
     if not 0 <= seat < record.rules.players:
         raise UserError(f"--seat must be 0..{record.rules.players - 1}, got {seat}")
+    from idiotsim.table.gamefile import hides_hands
+    if hides_hands(record) and seat != record.human_seat and not reveal:
+        raise UserError(f"--seat {seat}: the decisions of seat {seat} ({record.seats[seat]}) show its hand, which you "
+                        "cannot know in an unfinished game: add --reveal to review them anyway")
     if as_json:
         judged = rv.review(record, seat, k, search_seed)
         sys.stdout.write(json.dumps(rv.review_json(record, seat, k, search_seed, judged)) + "\n")
@@ -283,7 +313,7 @@ def _record(game_file, players, strategies, seed, game, rules_file, rule):
                                           ("--rules", rules_file), ("--rule", rule)) if value not in (None, [])]
         if flags:
             raise UserError(f"a game file holds the whole game: drop {', '.join(flags)}")
-        return gamefile.load(game_file), f"idiotsim trace --pretty --game-file {_quoted(game_file)}"
+        return gamefile.load(game_file), f"{command_name()} trace --pretty --game-file {_quoted(game_file)}"
     if seed is None:
         raise UserError("give a game file, or a game of bots with --seed S [--game I] --strategies A,B,...")
     from idiotsim.cli.game_commands import seeded_match
@@ -294,7 +324,8 @@ def _record(game_file, players, strategies, seed, game, rules_file, rule):
         f"--players {rules.players}", f"--strategies {_quoted(strategies)}"]
     flags += [f"--rules {_quoted(rules_file)}"] if rules_file else []
     flags += [f"--rule {_quoted(r)}" for r in rule or ()]
-    return gamefile.record_game(rules, seats, decks, run_seed, game_index), f"idiotsim trace {' '.join(flags)} --pretty"
+    return (gamefile.record_game(rules, seats, decks, run_seed, game_index),
+            f"{command_name()} trace {' '.join(flags)} --pretty")
 
 
 def _quoted(text: str) -> str:

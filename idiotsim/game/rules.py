@@ -125,6 +125,22 @@ def read_toml(path, what: str) -> dict:
         raise UserError(f"{what} {path} is not valid TOML: {e}") from None
 
 
+def stated_value(path: str | None, assignments, name: str):
+    """The value of field `name` that a rules file and --rule assignments state (the last one), or None where
+    neither names it."""
+    value = None
+    if path:
+        data = read_toml(path, "rules file")
+        data = data.get("rules", data)
+        if isinstance(data, dict) and name in data:
+            value = coerce_field(name, data[name])
+    for text in assignments:
+        field_name, field_value = parse_rule_assignment(text)
+        if field_name == name:
+            value = field_value
+    return value
+
+
 def load_rules(path: str | None = None, assignments=(), **overrides) -> Rules:
     """Rules from an optional TOML file, then --rule NAME=VALUE strings, then keyword overrides."""
     values: dict = {}

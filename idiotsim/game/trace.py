@@ -97,7 +97,8 @@ class _PrettyRound:
         return who + describe(event)
 
     def swap(self, event: dict) -> str:
-        return f"face-up {self.cards(self.taken(event, '_faceup'), True)} | hand {self.cards(self.taken(event, '_hand'), True)}"
+        hand = "? ? ?" if event["hand"] is None else self.cards(self.taken(event, "_hand"), True)
+        return f"face-up {self.cards(self.taken(event, '_faceup'), True)} | hand {hand}"
 
     def play(self, event: dict) -> str:
         played = self.taken(event, "_cards")
@@ -135,9 +136,17 @@ class _PrettyRound:
                 f"{ranking}{'' if stalled else ' (the Idiot)'}")
 
 
+def as_seen_by(events: list, seat: int) -> list:
+    """The events as `seat` saw them at the table: the hand another seat kept at its swap (R6) is hidden
+    (``hand`` None); everything else in a trace happens in sight."""
+    return [{**event, "hand": None, "_hand": None} if event["action"] == "swap" and event["seat"] != seat else event
+            for event in events]
+
+
 def pretty_lines(result, rules: Rules, seats, seed: int, game: int, symbols: bool = True) -> list[str]:
-    """A match for a person: one line per event, the pile after each play, places. Cards show their suits
-    when the events carry them (the reference engine's), else their ranks."""
+    """A match for a person: one line per event, the pile after each play, places (the match's totals only
+    when `result` is not marked ``finished = False``). Cards show their suits when the events carry them
+    (the reference engine's), else their ranks."""
     lines = _header(rules, seats, seed, game)
     suits = any(key.startswith("_") for event in result.events[:1] for key in event)  # a round opens with a swap
     current_round = None

@@ -119,6 +119,12 @@ def _record_of(data) -> GameRecord:
                       [tuple(d) for d in decisions], places)
 
 
+def hides_hands(record: GameRecord) -> bool:
+    """Does the record show only what the person's seat could know (a person's game, unfinished), unless
+    asked to reveal the rest? A finished game, or a game of bots, shows everything."""
+    return record.human_seat is not None and not record.finished
+
+
 # ---- replaying -------------------------------------------------------------------------------
 
 def replay_seats(record: GameRecord) -> list:

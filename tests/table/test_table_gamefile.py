@@ -54,10 +54,11 @@ def test_an_unfinished_game_file_replays_up_to_its_last_decision(tmp_path, capsy
     record.decisions = record.decisions[:10]
     record.places = None
     path = gamefile.save(record, tmp_path / "part.json")
-    lines = cli(capsys, "trace", "--game-file", path).splitlines()
+    lines = cli(capsys, "trace", "--game-file", path, "--reveal").splitlines()  # every hand: test_table_spoilers
     full = cli(capsys, "trace", "--players", 3, "--strategies", "basic,random,basic", "--seed", 9).splitlines()
     assert lines == full[:len(lines)] and len(lines) >= 10
-    assert json.loads(cli(capsys, "analyze", "--game-file", path, "--action", 9, "--rollouts", 20, "--json"))["moves"]
+    assert json.loads(cli(capsys, "analyze", "--game-file", path, "--action", 9, "--rollouts", 20, "--json",
+                          "--reveal"))["moves"]
 
 
 @pytest.mark.parametrize("edit, message", [

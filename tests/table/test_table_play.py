@@ -131,9 +131,10 @@ def play_basic_moves(child, seen, stop_after=None, screens=None, one_deck=True) 
 
 
 def next_steps(output: str) -> list[str]:
-    """The lines after a game that say how to go on with its file (continue, replay, review)."""
-    return [line.strip() for line in ANSI.sub("", output).splitlines()
-            if re.match(r"\s+(continue|replay|review):\s", line)]
+    """The lines after a game that say how to go on with its file (continue, replay, review), a step
+    continued on the next line (after the shell's backslash) joined."""
+    joined = re.sub(r" \\\r?\n\s*", " ", ANSI.sub("", output))
+    return [line.strip() for line in joined.splitlines() if re.match(r"\s+(continue|replay|review):\s", line)]
 
 
 def next_steps_of(path, finished: bool) -> list[str]:
@@ -201,10 +202,10 @@ def test_ctrl_c_leaves_a_game_file_that_replays_the_game_so_far(tmp_path, capsys
     assert child.exitstatus == 130
     assert next_steps(child.before) == next_steps_of(save, finished=False)
     assert len(gamefile.load(save).moves_of(0)) == answered
-    replayed = trace(capsys, "--game-file", save)
+    replayed = trace(capsys, "--game-file", save, "--reveal")  # the bots' hands too (test_table_spoilers)
     assert replayed == trace(capsys, "--players", 3, "--strategies", "basic", "--seed", 5)[:len(replayed)]
     assert len(replayed) > answered  # the bots' moves and the person's six
-    pretty = trace(capsys, "--game-file", save, "--pretty")
+    pretty = trace(capsys, "--game-file", save, "--pretty", "--reveal")
     assert pretty[-1] == "(the game file ends here: the game was left unfinished)"
     code, out, err = run_cli(capsys, "review", save, "--rollouts", 20, "--json")
     assert code == 0, err
@@ -278,7 +279,7 @@ def test_resume_finishes_an_unfinished_game_as_if_it_had_never_stopped(tmp_path,
     before = gamefile.load(save)
     assert not before.finished and len(before.moves_of(0)) == 5
     child = spawn("--resume", save)
-    child.expect("resuming: ")
+    child.expect("resuming:")  # and the path, on the next line when the two do not fit 80 columns
     play_basic_moves(child, seen[5:])
     child.expect(r"review your decisions now\? \(y/N\)")
     assert next_steps(child.before) == next_steps_of(save, finished=True)
