@@ -60,10 +60,12 @@ def _parse_knobs(strategy: Strategy, text: str) -> dict:
     known = {k.name: k for k in strategy.knobs}
     values = {}
     for item in filter(None, (s.strip() for s in text.split(","))):
-        name, _, raw = item.partition("=")
+        name, equals, raw = item.partition("=")
         if name not in known:
             valid = ", ".join(known) or "none"
             raise UserError(f"strategy {strategy.name} has no knob {name!r}; its knobs: {valid}")
+        if not equals:
+            raise UserError(f"knob {strategy.name}:{name} needs a value: {name}=V")
         knob = known[name]
         try:
             value = float(raw)
@@ -92,8 +94,21 @@ def _load_from_file(path: str, name: str) -> Strategy:
     if not hasattr(obj.decide, "signatures") or (
             obj.decide.signatures and not any(tuple(s) == tuple(SIG.args) for s in obj.decide.signatures)):
         raise UserError(f"strategy {name!r} in {path}: decide must be compiled with "
-                        "@strategy_function (or numba.njit(SIG)) from idiotsim.strategies.loading")
+                        "@strategy_function (or numba.njit(SIG)) from idiotsim.strategy_api")
     return obj
+
+
+def _file_without_name(path: str) -> str:
+    """The error of a spec that names a strategy file but not the Strategy in it, with the names it defines."""
+    if not os.path.isfile(path):
+        return f"strategy file {path} does not exist"
+    try:
+        names = [name for name, value in vars(_module_of_file(path)).items() if isinstance(value, Strategy)]
+    except Exception:  # noqa: BLE001 - the file loads with its own error once it is named properly
+        names = []
+    defined = f" ({path} defines {', '.join(names)})" if names else ""
+    return f"strategy file {path}: give the Strategy in it as FILE.py:NAME, e.g. {path}:{(names or ['NAME'])[0]}" \
+           f"{defined}"
 
 
 def _module_of_file(path: str):
@@ -152,6 +167,8 @@ def load_strategy(spec: str) -> SeatStrategy:
         path, _, rest = spec.partition(".py:")
         name, _, knob_text = rest.partition(":")
         strategy = _load_from_file(path + ".py", name)
+    elif spec.endswith(".py"):
+        raise UserError(_file_without_name(spec))
     else:
         name, _, knob_text = spec.partition(":")
         strategy = _registered(name)
@@ -316,9 +333,17 @@ def split_specs(text: str) -> list[str]:
             raise UserError(f"empty strategy name in {text!r}")
         if KNOB_ITEM.match(part) and ":" not in part and specs:
             specs[-1] += "," + part
+        elif specs and part in _knob_names(specs[-1]) and part not in registry():
+            raise UserError(f"knob {part} of {specs[-1].partition(':')[0]} needs a value: {specs[-1]},{part}=V")
         else:
             specs.append(part)
     return specs
+
+
+def _knob_names(spec: str) -> set:
+    """The knob names of a spec's registered family (none for a file or another source)."""
+    family = registry().get(spec.partition(":")[0].partition("+")[0])
+    return {knob.name for knob in family.knobs} if family is not None else set()
 
 
 def load_strategies(text: str, players: int) -> list[SeatStrategy]:

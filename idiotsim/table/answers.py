@@ -146,7 +146,7 @@ def parse(text: str, decision: int, moves: list[Move], hand, cards=(), show=None
         return Answer(move=CHANCE) if CHANCE in codes else Answer(error="chance is not allowed now (V5)")
     if named is not None:
         return _parse_cards(typed, named, codes, cards, show or _letters)
-    return _parse_play(typed, codes, hand)
+    return _parse_play(typed, codes, cards)
 
 
 def _cards_named(typed: str):
@@ -206,7 +206,8 @@ def _why_not(rank: int, count: int, extra: int, codes: set) -> str:
     if not held:
         return f"no {RANK_NAMES[rank]} can be played now"
     most = max((m >> 4) & 15 for m in held)
-    return f"you can play 1..{most} of your {RANK_NAMES[rank]}s now, not {count}" + (f" +{extra}" if extra else "")
+    can = f"one {RANK_NAMES[rank]}" if most == 1 else f"1..{most} of your {RANK_NAMES[rank]}s"
+    return f"you can play {can} now, not {count}" + (f" +{extra}" if extra else "")
 
 
 def _parse_swap(typed: str, codes: set, named, cards) -> Answer:
@@ -220,8 +221,7 @@ def _parse_swap(typed: str, codes: set, named, cards) -> Answer:
     else:
         words = typed.lower().removeprefix("face-up").replace(",", " ").split()
         if len(words) != 3 or any(w.upper() not in RANK_OF_NAME for w in words):
-            return Answer(error=f"{typed!r}: at the swap, type a number of the list or the three face-up ranks, "
-                                "e.g. K A 2")
+            return Answer(error=f"{typed!r}: at the swap, type a number of the list or three ranks (K A 2)")
         ranks = [RANK_OF_NAME[w.upper()] for w in words]
     code = swap_code(ranks)
     if code not in codes:
@@ -229,14 +229,15 @@ def _parse_swap(typed: str, codes: set, named, cards) -> Answer:
     return Answer(move=code)
 
 
-def _parse_play(typed: str, codes: set, hand) -> Answer:
+def _parse_play(typed: str, codes: set, cards) -> Answer:
     match = _PLAY.match(typed.lower())
     if not match:
-        return Answer(error=f"{typed!r} is not a move: type a number 1..{len(codes)}, a play like 3 7s or 7H, "
-                            "pickup, hint or quit")
+        return Answer(error=f"{typed!r} is not a move: type 1..{len(codes)}, a play (3 7s, 7H), pickup, hint or quit")
     count_text, rank_text, extra_text = match.groups()
     rank = RANK_OF_NAME[rank_text.upper()]
     held = [m for m in codes if m not in (PICKUP, CHANCE) and m & 15 == rank]
+    if cards and not any(card_rank(c) == rank for c in cards):
+        return Answer(error=f"{typed!r}: you hold no {RANK_NAMES[rank]} where you play from")
     if not held:
         return Answer(error=f"{typed!r}: no {RANK_NAMES[rank]} can be played now")
     count = int(count_text) if count_text else max((m >> 4) & 15 for m in held)

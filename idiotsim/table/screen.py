@@ -257,6 +257,9 @@ def rendered_lines(renderable, width: int) -> int:
 
 
 def make_console() -> Console:
-    """A console for the table: colour and the terminal's size where there is one; rich honours
-    NO_COLOR and writes plain text to a pipe. No markup: labels and paths are printed as they are."""
-    return Console(highlight=False, markup=False, soft_wrap=False)
+    """A console for the table: colour and the terminal's size where there is one, at most SCREEN_WIDTH
+    columns, so that every message wraps as the screen does; rich honours NO_COLOR and writes plain text
+    to a pipe. No markup: labels and paths are printed as they are."""
+    console = Console(highlight=False, markup=False, soft_wrap=False)
+    console.width = min(console.width, SCREEN_WIDTH)
+    return console
