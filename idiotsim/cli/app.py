@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
     from click import exceptions as _click_exc
 
 from idiotsim.cli.coercion import spare_validators
-from idiotsim.errors import UserError
+from idiotsim.errors import StrategyFault, UserError
 
 
 def _hide_flag_types(params: list) -> list:
@@ -290,6 +290,8 @@ def main(argv: list[str] | None = None) -> None:
         _check_text(sys.argv[1:] if argv is None else argv)
         result = app(args=argv, prog_name="idiotsim", standalone_mode=False)
     except UserError as e:
+        if _Interrupt.seen and isinstance(e, StrategyFault):  # numba made another exception of Ctrl-C in a decision
+            _fail("aborted")
         _fail(str(e), e.details)
     except _NO_ARGS as e:  # bare `idiotsim`: show the help (typer may have printed it already)
         if e.format_message().strip():
