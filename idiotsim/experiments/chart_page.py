@@ -57,12 +57,15 @@ def find_cell(rows: list, section: str, key: str):
 
 
 def percent_text(x: Interval) -> str:
-    """A share and its interval in whole percent (n/a where the strong player's gain is not settled)."""
+    """A share and its interval in whole percent, or with the decimals a bound that is not 0 needs (the digit
+    rule); n/a where the strong player's gain is not settled."""
     if any(math.isnan(v) for v in (x.mean, x.lo, x.hi)):
         return "n/a"
+    d = decimals_for(100 * x.lo, 100 * x.hi, 0)
+
     def pct(v):
-        text = f"{100 * v:.0f}%"
-        return "0%" if text == "-0%" else text
+        text = f"{100 * v:.{d}f}%"
+        return text.lstrip("-") if float(text[:-1]) == 0 else text
     return f"{pct(x.mean)} ({pct(x.lo)} to {pct(x.hi)})"
 
 

@@ -137,6 +137,12 @@ def test_the_chart_says_why_too():
     assert counting.count(f"(no significant difference ({UNADJUSTED_ONLY}))") == 2, counting
 
 
+def test_the_chart_share_follows_the_digit_rule():
+    from idiotsim.experiments.chart_page import percent_text
+    assert percent_text(Interval(0.17, 0.12, 0.22)) == "17% (12% to 22%)"
+    assert percent_text(Interval(0.05, -0.003, 0.10)) == "5.0% (-0.3% to 10.0%)"  # not "5% (0% to 10%)"
+
+
 def test_a_first_sentence_too_long_gives_the_advice_a_sentence_of_its_own():
     long_body = "it gains about 0.01, 0.02 and 0.03 places a game at 2, 3 and 5 players; " * 3
     text = plain_of_bodies("Put your 2s face-up", [long_body.strip().rstrip(";")])
