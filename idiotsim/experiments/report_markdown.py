@@ -94,15 +94,12 @@ def source_lines(spec: Spec, reduced: bool) -> list[str]:
     return lines + ([check_size_line(spec, reduced), ""] if spec.check_games else [])
 
 
-SHIPPED_REPORTS = Path(__file__).resolve().parents[2] / "reports"  # the repository's reports/ (an editable install)
-
-
 def regenerate_command(spec: Spec) -> str:
-    """The command that regenerates the report of `spec`: `idiotsim report reports/NAME.toml` for a shipped spec
-    (run in the repository's root, as its README says), else with the spec's absolute path (right wherever the
-    user runs it)."""
+    """The command that regenerates the report of `spec`: `idiotsim report reports/NAME.toml` for a spec in a
+    folder called reports (the shipped ones, run in the repository's root as its README says), else with the
+    spec's absolute path (right wherever the user runs it)."""
     path = Path(spec.path).resolve()
-    shown = f"reports/{path.name}" if path.parent == SHIPPED_REPORTS else shlex.quote(str(path))
+    shown = f"reports/{path.name}" if path.parent.name == "reports" else shlex.quote(str(path))
     return f"idiotsim report {shown}"
 
 
