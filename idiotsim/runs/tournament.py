@@ -274,10 +274,11 @@ def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progr
     try:
         write_chunk_files(tournament_chunk_frame, [(path, (config_json, c)) for path, c in chunk_of.items()],
                           executor, on_written=written)
-    except IllegalMoveError as e:
+    except IllegalMoveError as e:  # its kind and details kept: only the message grows
         discard(out, tournament, made)
-        raise IllegalMoveError(f"{e} (nothing of the tournament is kept in {out}: fix the strategy and run the "
-                               "command again)") from None
+        e.args = (f"{e.args[0]} (nothing of the tournament is kept in {out}: fix the strategy and run the command "
+                  "again)", *e.args[1:])
+        raise
     finally:
         if progress:
             progress.stop()
