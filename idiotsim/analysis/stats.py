@@ -136,6 +136,14 @@ class Interval:
         p = self.p if math.isnan(self.p_holm) else self.p_holm
         return not math.isnan(p) and p < ALPHA
 
+    def unadjusted_only(self) -> bool:
+        """Its 95% CI excludes 0, but its Holm-adjusted p-value does not settle its sign: a verdict beside this
+        interval must say why it is not called (``UNADJUSTED_ONLY``)."""
+        return self.excludes_zero() and not self.significant()
+
+
+UNADJUSTED_ONLY = "the CI excludes 0 only before the Holm adjustment"
+
 
 def adjust_holm(intervals: list) -> list:
     """The intervals with their Holm-adjusted p-values over the family they form (None entries kept)."""
@@ -285,13 +293,18 @@ def median_of_counts(counts: np.ndarray) -> float:
     return (low + high) / 2
 
 
+ZERO_BOUND = 1e-9  # a bound nearer 0 than this inside an interval that reaches 0 is 0 (rounding noise)
+
+
 def decimals_for(lo: float, hi: float, least: int) -> int:
-    """Decimals to print an interval: `least`, or more until a bound that excludes 0 no longer prints as 0."""
+    """Decimals to print an interval: `least`, or more until no bound that is not 0 prints as 0 (+0.000 or
+    -0.000): a bound that excludes 0 always counts, one inside an interval that reaches 0 from ZERO_BOUND on."""
+    if math.isnan(lo) or math.isnan(hi):
+        return least
+    excludes = lo > 0 or hi < 0
+    bounds = [abs(b) for b in (lo, hi) if excludes or abs(b) >= ZERO_BOUND]
     decimals = least
-    if math.isnan(lo) or math.isnan(hi) or not (lo > 0 or hi < 0):
-        return decimals
-    nearest = min(abs(lo), abs(hi))
-    while round(nearest, decimals) == 0 and decimals < 12:
+    while bounds and round(min(bounds), decimals) == 0 and decimals < 12:
         decimals += 1
     return decimals
 

@@ -5,9 +5,10 @@
   its own behind a broken axis, so it does not squash the others into a sliver.
 - places.png: the share of each finishing place, one bar a strategy.
 - head_to_head.png: a heat map on a diverging scale centred on even (50%), the row's share in each cell
-  where the number fits, its text black or white by the cell's colour.
+  where the number fits, its text black or white by the cell's colour; its title wraps to the figure's width.
 - seat_wins.png: win rate by seat (integer seats).
-- game_length.png: the length of the games that did not stall, and the stalled games in a bar of their own.
+- game_length.png: the length of the games that did not stall, and the stalled games' share in a panel with
+  its own axis (so a tournament whose games mostly stall keeps a readable histogram).
 - convergence.png: the running mean place; at most ``HIGHLIGHTED`` lines in colours (the top strategies,
   ``basic``, the last), each labelled at its end, the others grey; a broken axis as in mean_place.png.
 
@@ -226,11 +227,23 @@ def draw_head_to_head(summary):
     bar.set_ticks([0.5 - spread, 0.5, 0.5 + spread])
     bar.set_ticklabels([f"{100 * (0.5 - spread):.0f}%", "50%, even", f"{100 * (0.5 + spread):.0f}%"])
     bar.ax.tick_params(labelsize=8)
-    ax.set_title("Head to head: % of the shared tables at which the row\nfinishes ahead of the column "
-                 "(a tie counts half)", fontsize=10, loc="left")
-    lay_out(fig)
+    fitted_title(fig, ax, "Head to head: % of the shared tables at which the row finishes ahead of the column "
+                          "(a tie counts half)", first_line=53)
     cell_numbers(fig, ax, grid, norm, cmap)
     return fig
+
+
+def fitted_title(fig, ax, text: str, first_line: int, fontsize: float = 10) -> None:
+    """`text` as the axes' left-aligned title in lines of at most `first_line` characters, or shorter lines
+    where those would reach past the figure's right edge (a narrow figure: two strategies); lays `fig` out."""
+    import textwrap
+    for width in range(first_line, 9, -4):
+        title = ax.set_title("\n".join(textwrap.wrap(text, width)), fontsize=fontsize, loc="left")
+        lay_out(fig)
+        fig.canvas.draw()  # places the title where the layout puts the axes
+        box = title.get_window_extent(fig.canvas.get_renderer())
+        if box.x1 <= fig.bbox.width - 2:
+            return
 
 
 def cell_numbers(fig, ax, grid, norm, cmap) -> None:
@@ -301,10 +314,13 @@ def length_counts(summary) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def draw_game_length(summary):
+    """The lengths of the games that did not stall as shares of those games (so the histogram keeps its height
+    however many stall), and the stalled games' share of all games in a panel of its own, on its own 0 to 100%
+    axis, its figures above the bar."""
     actions, ok, stalled = length_counts(summary)
     total = max(int(ok.sum()) + stalled, 1)
-    fig, (ax, side) = plt.subplots(1, 2, sharey=True, figsize=(7, 3.6), gridspec_kw=dict(width_ratios=(6, 1)))
-    ax.bar(actions, ok / total, width=1.0, color="C0", lw=0)
+    fig, (ax, side) = plt.subplots(1, 2, figsize=(7, 3.6), gridspec_kw=dict(width_ratios=(6, 1.1)))
+    ax.bar(actions, ok / max(int(ok.sum()), 1), width=1.0, color="C0", lw=0)
     if ok.sum():
         cumulative = np.cumsum(ok) / ok.sum()
         end = int(actions[min(np.searchsorted(cumulative, LENGTH_QUANTILE), len(actions) - 1)])
@@ -314,19 +330,35 @@ def draw_game_length(summary):
         start, end, beyond = 0, 1, 0
     ax.set_xlim(start - 1, end + 1)
     ax.set_xlabel("actions per game (games that did not stall)")
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("share of the games that did not stall", fontsize=9)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.1%}"))
-    side.bar([0], [stalled / total], width=0.6, color="C3")
-    side.set_xlim(-0.8, 0.8)
-    side.set_xticks([0], ["stalled"])
-    side.tick_params(axis="y", left=False)
-    side.text(0, 0.5, f"{stalled:,}\ngames\n{stalled / total:.2%}", transform=side.get_xaxis_transform(),
-              ha="center", va="center", fontsize=8)
+    stall_panel(side, stalled, total)
     mean = summary.length_ci[0]
     cut = f"; {beyond:,} longer games beyond the axis" if beyond else ""
     ax.set_title(f"Game length: mean {mean:.1f}, median {summary.length_median:g} actions{cut}", loc="left",
                  fontsize=10)
     return lay_out(fig)
+
+
+STALL_AXIS_TOP = 1.3  # the stalled panel's axis runs past 100% so the figures fit above a full bar
+
+
+def stall_panel(side, stalled: int, total: int) -> None:
+    """The stalled games' share of all games: one bar on a 0 to 100% axis of its own, its share and count
+    above it."""
+    share = stalled / total
+    side.bar([0], [share], width=0.6, color="C3")
+    side.set_xlim(-0.8, 0.8)
+    side.set_ylim(0, STALL_AXIS_TOP)
+    side.set_xticks([0], ["stalled"])
+    side.set_yticks([0, 0.5, 1.0], ["0%", "50%", "100%"], fontsize=8)
+    side.yaxis.tick_right()
+    side.yaxis.set_label_position("right")
+    side.set_ylabel("share of all games", fontsize=8)
+    side.spines[["top", "left"]].set_visible(False)
+    side.spines["right"].set_bounds(0, 1)
+    count = f"{stalled:,}" if stalled < 10 ** 9 else f"{stalled / 10 ** 9:,.1f} billion"  # fits the panel
+    side.text(0, share + 0.03, f"{share:.2%}\n{count}\ngames", ha="center", va="bottom", fontsize=8)
 
 
 def game_length(summary, path: Path) -> Path:

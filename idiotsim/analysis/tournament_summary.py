@@ -32,8 +32,8 @@ import numpy as np
 import polars as pl
 
 from idiotsim.runs.atomic_files import write_atomic
-from idiotsim.analysis.stats import (Interval, adjust_holm, decimals_for, median_of_counts, p_clause, rate_interval,
-                            ratio_difference, ratio_interval)
+from idiotsim.analysis.stats import (UNADJUSTED_ONLY, Interval, adjust_holm, decimals_for, median_of_counts, p_clause,
+                                     rate_interval, ratio_difference, ratio_interval)
 from idiotsim.strategies.loading import UNFAIR_MARK, UNFAIR_NOTE, is_fair_label
 from idiotsim.runs.tournament import read_manifest, unique_labels
 
@@ -302,6 +302,23 @@ def fmt_ci(value, lo, hi, digits=3, pct=False) -> str:
     return f"{scale * value:.{d}f}{unit} ({scale * lo:.{d}f}{unit} to {scale * hi:.{d}f}{unit})"
 
 
+STALL_WARNING = 0.05  # a strategy that stalls this share of its games or more is named in a warning
+
+
+def stall_warning(summary: Summary) -> str:
+    """A line naming every strategy whose games stall STALL_WARNING or more of the time ("" when none does):
+    a stalled game stops at the action limit (R20), so the places of such a strategy are not those of finished
+    games."""
+    stalling = [(r["strategy"], r["stall_rate"]) for r in summary.strategies.iter_rows(named=True)
+                if r["stall_rate"] >= STALL_WARNING]
+    if not stalling:
+        return ""
+    names = ", ".join(f"{name} stalls {rate:.1%}" for name, rate in stalling)
+    return (f"Warning: {names} of {'its' if len(stalling) == 1 else 'their'} games (the action limit, R20, ends "
+            "them unfinished), so the table ranks places of games that never finished; read "
+            f"{'that row' if len(stalling) == 1 else 'those rows'} with care.")
+
+
 def length_text(summary: Summary) -> str:
     mean, lo, hi = summary.length_ci
     return (f"stall rate {fmt_ci(summary.stall.mean, summary.stall.lo, summary.stall.hi, digits=4, pct=True)}; "
@@ -317,9 +334,15 @@ def ranking_lines(summary: Summary) -> list[str]:
              f"the {diffs.height} comparisons below (adjacent pairs, then the top strategy against every other)."]
     for r in diffs.iter_rows(named=True):
         verdict = "ahead of" if r["significant"] else "not significantly different from"
+        why = f" ({UNADJUSTED_ONLY})" if uncalled(r) else ""
         lines.append(f"- {r['better']} is {verdict} {r['worse']}: mean place difference "
-                     f"{fmt_ci(r['difference'], r['lo'], r['hi'])}, {p_clause('Holm', r['p_holm'])}")
+                     f"{fmt_ci(r['difference'], r['lo'], r['hi'])}, {p_clause('Holm', r['p_holm'])}{why}")
     return lines
+
+
+def uncalled(difference: dict) -> bool:
+    """A row of the differences table whose 95% CI excludes 0 though Holm does not call it."""
+    return not difference["significant"] and (difference["lo"] > 0 or difference["hi"] < 0)
 
 
 def same_players_text(summary: Summary) -> str:
@@ -336,7 +359,9 @@ def same_players_text(summary: Summary) -> str:
 
 
 def to_markdown(summary: Summary, title: str = "Tournament summary") -> str:
+    warning = stall_warning(summary)
     lines = [f"# {title}", "", f"{summary.games:,} games, {summary.players} players; {length_text(summary)}.", "",
+             *([warning, ""] if warning else []),
              "Intervals are 95% CIs over clusters of deals; ties in multi-round matches are split (see "
              "`idiotsim.analysis.tournament_summary`).", "",
              "## Strategies", "", "| rank | strategy | seat-games | mean place (95% CI) | win rate (95% CI) "
@@ -349,6 +374,8 @@ def to_markdown(summary: Summary, title: str = "Tournament summary") -> str:
                      f"{fmt_ci(r['idiot_rate'], r['idiot_lo'], r['idiot_hi'], pct=True)} | {r['stall_rate']:.4%} |")
     if not all(map(is_fair_label, summary.strategies["strategy"])):
         lines += ["", UNFAIR_NOTE]
+    if warning:
+        lines += ["", warning]
     lines += ["", "## Ranking", ""] + ranking_lines(summary)
     same = same_players_text(summary)
     if same:

@@ -182,16 +182,21 @@ def paragraph(out: Console, text: str) -> None:
 def print_summary(summary, out_dir, out: Console | None = None) -> None:
     """The strategy table, the ranking, the head-to-head matrix when it fits, and the seat advantage."""
     from idiotsim.strategies.loading import UNFAIR_NOTE, is_fair_label
-    from idiotsim.analysis.tournament_summary import length_text, same_players_text
+    from idiotsim.analysis.tournament_summary import length_text, same_players_text, stall_warning
     out = out or console()
     folder = Path(out_dir)
     heading(out, f"Tournament {folder}: {summary.games:,} games, {summary.players} players")
     paragraph(out, f"{length_text(summary)[:1].upper()}{length_text(summary)[1:]}. Intervals are 95% CIs over "
                    "clusters of deals.")
+    warning = stall_warning(summary)
+    if warning:
+        paragraph(out, warning)
     out.print()
     titled(out, STRATEGIES_TITLE, strategy_table(out, summary))
     if not all(map(is_fair_label, summary.strategies["strategy"])):
         paragraph(out, UNFAIR_NOTE.lstrip("\\"))
+    if warning:
+        paragraph(out, warning)
     out.print()
     titled(out, ranking_title(summary), ranking_table(out, summary))
     same = same_players_text(summary)
@@ -254,12 +259,12 @@ def strategy_table(out: Console, summary) -> Table:
 def ranking_table(out: Console, summary) -> Table:
     """The adjacent pairs in rank order, then the top strategy against every other (Holm over them all)."""
     from idiotsim.analysis.stats import format_p
-    from idiotsim.analysis.tournament_summary import fmt_ci
+    from idiotsim.analysis.tournament_summary import fmt_ci, uncalled
     diffs = list(summary.differences.iter_rows(named=True))
     columns = [Column("strategy", "left", names=True), Column("vs", "left", names=True),
                Column("difference (95% CI)"), Column("Holm p"), Column("", "left")]
     rows = [[r["better"], r["worse"], fmt_ci(r["difference"], r["lo"], r["hi"]), format_p(r["p_holm"]),
-             "ahead" if r["significant"] else "n.s."] for r in diffs]
+             "ahead" if r["significant"] else "n.s. after Holm" if uncalled(r) else "n.s."] for r in diffs]
 
     def layout(stacked: bool):
         def make() -> Table:
@@ -347,7 +352,12 @@ def print_placements(frame, out_dir, out: Console | None = None) -> None:
     rows = [[str(r["seat"]), r["strategy"], f"{r['mean_place']:.4f}", f"{r['win_rate']:.2%}", f"{r['idiot_rate']:.2%}"]
             for r in frame.iter_rows(named=True)]
     titled(out, f"Placements ({frame['games'][0]:,} games, results in {out_dir})", grid(out, columns, rows))
-    out.print(f"stall rate: {frame['stall_rate'][0]:.4%}")
+    from idiotsim.analysis.tournament_summary import STALL_WARNING
+    stall = frame["stall_rate"][0]
+    out.print(f"stall rate: {stall:.4%}")
+    if stall >= STALL_WARNING:
+        paragraph(out, f"Warning: {stall:.1%} of the games stalled (the action limit, R20, ended them unfinished), "
+                       "so these places are not those of finished games; read them with care.")
 
 
 # ---- report: each written report -----------------------------------------------------------------------
@@ -367,6 +377,8 @@ def print_report(written, out: Console | None = None) -> None:
         titled(out, STRATEGIES_TITLE, strategy_table(out, written.summary))
     elif written.table is not None:
         titled(out, written.table.title, cell_table(out, written.table))
+        if written.table.note:
+            paragraph(out, written.table.note)
     paragraph(out, "written: " + ", ".join(str(f) for f in written.files))
     out.print()
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from idiotsim.analysis.stats import Interval, decimals_for, format_p
+from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval, decimals_for, format_p
 from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs
 from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES, COUNTING,
                                               ORDER_DEALS, ORDER_RULES, PICKUP_RANKS, PICKUP_SIZES, Cell,
@@ -18,7 +18,8 @@ from idiotsim.experiments.chart_seats import SWAP_FIRST_DEAL
 from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.report_markdown import opening, source_lines
 from idiotsim.experiments.strategy_text import at_players
-from idiotsim.experiments.text import csv_value, format_number, format_percent, rules_text
+from idiotsim.experiments.text import (csv_value, fitting, format_number, format_percent, rules_text,
+                                      unadjusted_note)
 
 
 def difference_text(x: Interval, least: int = 3) -> str:
@@ -40,7 +41,12 @@ def _signed(v: float, digits: int) -> str:
 
 
 def _mark(x: Interval) -> str:
-    return "better" if beats(x) else ("worse" if costs(x) else "no significant difference")
+    return "better" if beats(x) else ("worse" if costs(x) else "no significant difference" + _why(x))
+
+
+def _why(x: Interval) -> str:
+    """Why a cell whose 95% CI excludes 0 is not called ("" for any other)."""
+    return f" ({UNADJUSTED_ONLY})" if x.unadjusted_only() else ""
 
 
 def find_cell(rows: list, section: str, key: str):
@@ -51,12 +57,15 @@ def find_cell(rows: list, section: str, key: str):
 
 
 def percent_text(x: Interval) -> str:
-    """A share and its interval in whole percent (n/a where the strong player's gain is not settled)."""
+    """A share and its interval in whole percent, or with the decimals a bound that is not 0 needs (the digit
+    rule); n/a where the strong player's gain is not settled."""
     if any(math.isnan(v) for v in (x.mean, x.lo, x.hi)):
         return "n/a"
+    d = decimals_for(100 * x.lo, 100 * x.hi, 0)
+
     def pct(v):
-        text = f"{100 * v:.0f}%"
-        return "0%" if text == "-0%" else text
+        text = f"{100 * v:.{d}f}%"
+        return text.lstrip("-") if float(text[:-1]) == 0 else text
     return f"{pct(x.mean)} ({pct(x.lo)} to {pct(x.hi)})"
 
 
@@ -114,7 +123,7 @@ def chart_answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     n = played.spec.players
     lead = ("A player who follows this page finishes " +
             ("better than" if beats(chart) else "worse than" if costs(chart) else "no better than") +
-            f" a beginner (`basic`) at {n} players: {difference_text(chart)} in mean place a game")
+            f" a beginner (`basic`) at {n} players: {difference_text(chart)} in mean place a game{_why(chart)}")
     parts = [f"lay face-up the first of {len(rules.rows)} listed rows you can make" if rules.rows
              else "lay your best cards face-up"]
     if rules.keep:
@@ -152,8 +161,9 @@ def chart_plain(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     tips = [t for t in (row, rule,
                         "never pick up by choice" if not rules.pickup else None,
                         "save your 10s" if not rules.burn else None) if t]
-    return (f"Memorise this chart and you finish about {abs(chart.mean):.2f} places a game better than a beginner "
-            f"(`basic`){pct}: {', '.join(tips)}.")
+    worth = (f"Memorise this chart and you finish about {abs(chart.mean):.2f} places a game better than a beginner "
+             f"(`basic`){pct}")
+    return fitting([f"{worth}: {', '.join(tips)}.", f"{worth}. In short: {', '.join(tips)}."])
 
 
 def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: str, plot_name: str) -> str:
@@ -169,7 +179,7 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
              "\"Constraints\"), in every seat of a deal in turn with `basic` in the others. Each number is a paired "
              "difference in mean place on the same deals and random draws (negative: better), with its 95% CI "
              "clustered by deal; every p-value is Holm-adjusted over the page's "
-             f"{sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))} tests.", ""]
+             f"{sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))} tests.{_uncalled_text(rows)}", ""]
     if spec.notes.strip():
         lines += [spec.notes.strip(), ""]
     lines += [f"![{spec.title}]({plot_name})", ""]
@@ -283,6 +293,16 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     return "\n".join(lines)
 
 
+def _uncalled_text(rows: list) -> str:
+    """How many cells' unadjusted 95% CIs exclude 0 without the cell being called ("" when none does)."""
+    uncalled = sum(1 for _, x, _, _ in rows if x.unadjusted_only())
+    if not uncalled:
+        return ""
+    return (f" The intervals are not adjusted for those tests: {uncalled} of them exclude 0 and yet are not called "
+            "(their Holm-adjusted p-value is 0.05 or more), so a cell is better or worse only where its Holm p is "
+            "below 0.05.")
+
+
 def _size_text(played: PlayedChart) -> str:
     spec = played.spec
     seats = [len(v) for k, v in played.seats.items() if k.startswith(("row ", "keep "))]
@@ -325,8 +345,10 @@ def chart_csv(played: PlayedChart, rows: list, games: int) -> str:
 
 
 def chart_main_figures(rows: list) -> CellTable:
-    cells = [[c.section, c.name, difference_text(x), format_p(x.p_holm)] for c, x, _, _ in rows
-             if c.section in ("chart", "counting-diff", "own-swap")]
+    shown = [(c, x) for c, x, _, _ in rows if c.section in ("chart", "counting-diff", "own-swap")]
+    cells = [[c.section, c.name, difference_text(x), format_p(x.p_holm)] for c, x in shown]
+    tests = sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))
     return CellTable("The chart player, the strong player and counting (mean place against the reference; "
                      "negative: better)", [("section", "left"), ("cell", "left"), ("effect (95% CI)", "right"),
-                                           ("Holm p", "right")], cells)
+                                           ("Holm p", "right")], cells,
+                     note=unadjusted_note([(c.name, x) for c, x in shown], tests))

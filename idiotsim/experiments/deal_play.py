@@ -31,7 +31,7 @@ from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rng import nb_shuffled_deck
 from idiotsim.game.rules import Rules
-from idiotsim.runs.chunk_sizes import games_per_chunk, table_cost
+from idiotsim.runs.chunk_sizes import games_per_chunk, note_long_run, table_cost
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, mean_interval, median_of_counts
 
 FIRST_LOOK_GAMES = 20_000  # sequential mode: games per point at the first look
@@ -180,7 +180,10 @@ def play_deals(design, spec: Spec, size: int | None, precision: float | None, qu
     chunk = max(1, games_per_chunk(design.chunk_games, max(point_cost(p) for p in points))
                 // max(design.games_per_deal(p) for p in points))
     done = [0] * len(points)
-    for look, targets in enumerate(looks(design, spec, size, precision, first_look_games), start=1):
+    planned = looks(design, spec, size, precision, first_look_games)
+    games = [deals * design.games_per_deal(p) for deals, p in zip(planned[-1], points)]
+    note_long_run(sum(games), sum(g * point_cost(p) for g, p in zip(games, points)), resumes=False)
+    for look, targets in enumerate(planned, start=1):
         pieces = plan_look(done, targets, chunk)
         outputs = map_in_order(play_chunk_task, (tasks[p.point](p.lo, p.hi) for p in pieces), executor)
         for start, chunk_pieces in itertools.groupby(pieces, key=lambda p: p.chunk_start):

@@ -103,6 +103,11 @@ class DealDesign(ABC):
         return main_figures(self, spec, rows)
 
     @abstractmethod
+    def holm_cases(self, spec: Spec, rows: list) -> tuple[list, int]:
+        """([(name, Interval)] of the Holm-tested intervals the report prints, the size of its Holm family):
+        for ``text.unadjusted_note``."""
+
+    @abstractmethod
     def plain_sentence(self, spec: Spec, rows: list) -> str:
         """The report's first sentence: the answer a player reads in five seconds."""
 

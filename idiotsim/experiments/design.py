@@ -27,12 +27,13 @@ class Rendered:
 
 @dataclass(frozen=True)
 class CellTable:
-    """A table as formatted cells: its title, (header, justify) per column, the rows of cells, and the
-    columns a narrow terminal may leave out."""
+    """A table as formatted cells: its title, (header, justify) per column, the rows of cells, the
+    columns a narrow terminal may leave out, and a note printed under it ("" for none)."""
     title: str
     columns: list
     rows: list
     optional: tuple = ()
+    note: str = ""
 
 
 class Design(Protocol):

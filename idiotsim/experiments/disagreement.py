@@ -32,12 +32,13 @@ from idiotsim.runs.chunks import Executor, map_in_order
 from idiotsim.experiments.design import CellTable, Rendered
 from idiotsim.experiments.report_markdown import opening, size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
-from idiotsim.experiments.text import about, csv_value, format_number, format_percent, rules_text
+from idiotsim.experiments.text import about, csv_value, format_number, format_percent, rules_text, unadjusted_note
 from idiotsim.game.observation import NR
 from idiotsim.game.rng import SEAT_STREAM, new_state
 from idiotsim.game.rules import Rules
 from idiotsim.analysis.move_kinds import KINDS, SWAP_KINDS, face_up_ranks, kind_of, swap_kind_of
-from idiotsim.analysis.stats import Interval, adjust_holm, decimals_for, format_p, p_clause, rate_interval, ratio_interval
+from idiotsim.analysis.stats import (UNADJUSTED_ONLY, Interval, adjust_holm, decimals_for, format_p, p_clause, rate_interval,
+                                     ratio_interval)
 from idiotsim.game.moves import PICKUP
 
 ANY_SWAP, ANY_TURN = "any swap", "any turn decision"
@@ -189,7 +190,14 @@ def _main_figures(rows: list) -> CellTable:
     cells = [[r.kind, r.decisions, f"{r.disagreements:,}", _share_text(r.share), _value_text(r.value, holm=False),
               format_p(r.value.p_holm)] for r in rows]
     return CellTable("The search's move against basic's where they differ (value: mean place after the search's "
-                     "move minus after basic's; negative: the search's move is better)", columns, cells, optional=(1,))
+                     "move minus after basic's; negative: the search's move is better)", columns, cells, optional=(1,),
+                     note=_uncalled_note(rows))
+
+
+def _uncalled_note(rows: list) -> str:
+    """``unadjusted_note`` over the value rows (the Holm family)."""
+    tested = [(r.kind, r.value) for r in rows if not _too_few(r.value)]
+    return unadjusted_note(tested, len(tested))
 
 
 def _too_few(value: Interval) -> bool:
@@ -212,7 +220,7 @@ def _share_text(share: Interval) -> str:
 
 def _worth(value: Interval) -> str:
     if _too_few(value) or not value.significant():
-        return "a difference not told from 0"
+        return "a difference not told from 0" + (f": {UNADJUSTED_ONLY}" if value.unadjusted_only() else "")
     return "better for the search's move" if value.mean < 0 else "better for basic's move"
 
 
@@ -268,6 +276,8 @@ def _markdown(played: PlayedDisagreement, rows: list, answer: str, plain: str) -
     for r in rows:
         lines.append(f"| {r.kind} | {r.decisions} | {r.disagreements:,} | {_share_text(r.share)} | "
                      f"{_value_text(r.value, holm=False)} | {format_p(r.value.p_holm)} |")
+    note = _uncalled_note(rows)
+    lines += ["", note] if note else []
     swaps, turns = int(played.swaps.sum()), int(played.turns.sum())
     lines += ["", "Intervals are 95% CIs clustered by game (a ratio of per-game sums over games: the positions of "
               "one game are not independent); the value rows form one family and each p-value (value against 0) is "

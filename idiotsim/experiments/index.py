@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from idiotsim.analysis.stats import Interval
+from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval
 from idiotsim.experiments.deal_play import MIN_DIFFERING_DEALS
 from idiotsim.experiments.report_markdown import MULTIPLICITY_RULE, STALL_RULE
 from idiotsim.experiments.text import digits_for, format_interval
@@ -23,7 +23,8 @@ def index_markdown(written: list) -> str:
              "paired difference of the focal player's place (negative = better), clustered by deal. Seat questions "
              "rotate the dealt cards over the seats instead. Every interval, rates included, is a 95% CI over "
              "deals (clusters), never over games as if they were independent.", "",
-             MULTIPLICITY_RULE, "", STALL_RULE, "",
+             MULTIPLICITY_RULE + " The 95% CIs themselves are not adjusted: where one excludes 0 but its effect "
+             f"is not called, the words beside it say so (\"{UNADJUSTED_ONLY}\").", "", STALL_RULE, "",
              "Sequential mode (`--precision H`) stops at the first look where every setting's 95% half-width is at "
              f"most H and at least {MIN_DIFFERING_DEALS} deals have a non-zero difference; the rule looks at the "
              "spread only, so the 95% intervals at stopping keep their coverage.", "",
@@ -161,7 +162,8 @@ def _verdict_cell(row: dict | str | None, fields: tuple[str, str, str, str], wor
     if x is None:
         return "n/a"
     verdict = (words[0] if x.mean < 0 else words[1]) if x.significant() else words[2]
-    return f"{format_interval(x, digits_for(x.half))} {verdict}"
+    why = f" ({UNADJUSTED_ONLY})" if x.unadjusted_only() else ""
+    return f"{format_interval(x, digits_for(x.half))} {verdict}{why}"
 
 
 def _effect_cell(row: dict | str | None, level: str) -> str:

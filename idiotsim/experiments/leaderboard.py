@@ -19,7 +19,7 @@ from idiotsim.experiments.design import Rendered, csv_games
 from idiotsim.experiments.report_markdown import opening, size_caveat, source_lines
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import csv_value, rules_text
-from idiotsim.analysis.stats import format_p
+from idiotsim.analysis.stats import UNADJUSTED_ONLY, format_p
 from idiotsim.game.rules import Rules
 
 QUICK_TOURNAMENT_GAMES = 1  # one block
@@ -92,7 +92,7 @@ def _plain(summary) -> str:
 
 
 def _answer(summary) -> str:
-    from idiotsim.analysis.tournament_summary import fmt_ci
+    from idiotsim.analysis.tournament_summary import fmt_ci, uncalled
     table = summary.strategies
     top = table.row(0, named=True)
     answer = (f"`{top['strategy']}` ranks first with mean place "
@@ -108,8 +108,9 @@ def _answer(summary) -> str:
         if level:
             closest = level[0]
             names = ", ".join(f"`{r['worse']}`" for r in level)
+            why = f"; {UNADJUSTED_ONLY}" if uncalled(closest) else ""
             answer += (f", not of {names} (closest: `{closest['worse']}`, "
-                       f"difference {fmt_ci(closest['difference'], closest['lo'], closest['hi'])})")
+                       f"difference {fmt_ci(closest['difference'], closest['lo'], closest['hi'])}{why})")
         else:
             nearest = against[0]
             answer += (f" (nearest: `{nearest['worse']}`, difference "
@@ -127,7 +128,7 @@ def _against_top(summary) -> list[dict]:
 
 
 def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament, plain: str) -> str:
-    from idiotsim.analysis.tournament_summary import fmt_ci, length_text, same_players_text
+    from idiotsim.analysis.tournament_summary import fmt_ci, length_text, same_players_text, stall_warning
     table = summary.strategies
     top = table["strategy"][0]
     lines = opening(spec.title, plain, spec.question, answer)
@@ -151,12 +152,14 @@ def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament, plain:
     against = {r["worse"]: r for r in _against_top(summary)}
     for r in table.iter_rows(named=True):
         g = against.get(r["strategy"])
-        gap = "" if g is None else fmt_ci(g["difference"], g["lo"], g["hi"]) + ("" if g["significant"] else " (n.s.)")
+        gap = "" if g is None else fmt_ci(g["difference"], g["lo"], g["hi"]) + _verdict(g)
         p = "" if g is None else format_p(g["p_holm"])
         lines.append(f"| {r['rank']} | `{r['strategy']}` | {r['games']:,} | "
                      f"{fmt_ci(r['mean_place'], r['mean_place_lo'], r['mean_place_hi'])} | "
                      f"{fmt_ci(r['win_rate'], r['win_lo'], r['win_hi'], pct=True)} | "
                      f"{fmt_ci(r['idiot_rate'], r['idiot_lo'], r['idiot_hi'], pct=True)} | {gap} | {p} |")
+    warning = stall_warning(summary)
+    lines += ["", warning] if warning else []
     half = max((r["mean_place_hi"] - r["mean_place_lo"]) / 2 for r in table.iter_rows(named=True))
     same = same_players_text(summary)
     lines += ["", "## Size", "",
@@ -169,6 +172,14 @@ def _markdown(spec: Spec, summary, answer: str, played: PlayedTournament, plain:
               f"({spec.name}/summary.md).",
               "", f"![mean place]({spec.name}/mean_place.png)", "", *source_lines(spec, played.reduced)]
     return "\n".join(lines)
+
+
+def _verdict(difference: dict) -> str:
+    """The words after a difference behind the top strategy: none where it is significant."""
+    from idiotsim.analysis.tournament_summary import uncalled
+    if difference["significant"]:
+        return ""
+    return f" (n.s.: {UNADJUSTED_ONLY})" if uncalled(difference) else " (n.s.)"
 
 
 def _csv(summary) -> str:

@@ -28,9 +28,9 @@ from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.spec_points import Point
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
-                                       length_pair_text, opponents_text, place_scale_words, short_label,
-                                       stall_pair_text)
-from idiotsim.experiments.text import effects_text, lead_words, sentence_of, subject_words, verb_of
+                                       length_pair_text, opponents_text, place_scale_words, setting_case,
+                                       short_label, stall_pair_text)
+from idiotsim.experiments.text import effects_text, lead_words, plain_of_bodies, subject_words, verb_of
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 INDEPENDENT_OFFSET = 1 << 40  # control-arm game ids with streams = "independent"
@@ -107,7 +107,8 @@ class PairedRow:
                 **estimate_cells("t_length", self.treatment_length), "t_median": self.treatment_median,
                 **estimate_cells("c_length", self.control_length), "c_median": self.control_median,
                 **interval_cells("length", self.length_diff), **estimate_cells("t_stall", self.treatment_stall),
-                **estimate_cells("c_stall", self.control_stall)}
+                **estimate_cells("c_stall", self.control_stall), "diff_p_holm": self.place_diff.p_holm,
+                "win_p_holm": self.win_diff.p_holm}
 
 
 class PairedDesign(DealDesign):
@@ -182,6 +183,11 @@ class PairedDesign(DealDesign):
 
     # ---- text ----------------------------------------------------------------------
 
+    def holm_cases(self, spec: Spec, rows: list[PairedRow]) -> tuple[list, int]:
+        cases = [(setting_case(p.label, what), x) for p, r in zip(spec.points, rows)
+                 for what, x in (("mean place", r.place_diff), ("win rate", r.win_diff))]
+        return cases, 2 * len(rows)
+
     def sentence(self, spec: Spec, point: Point, row: PairedRow) -> str:
         d = digits_for(row.place_diff.half)
         what = f"{spec.treatment_label} instead of {spec.control_label}"
@@ -212,7 +218,9 @@ class PairedDesign(DealDesign):
         settled = [x for x in diffs if verb_of(x)]
         agree = len({verb_of(x) for x in settled}) == 1  # every settled setting says the same
         lead, it = lead_words(spec, settled[0]) if settled and agree else ("", False)
-        return sentence_of(lead, f"{subject_words(spec, it, lead)} {effects_text(effects)}")
+        bodies = [f"{subject_words(spec, it, lead, bare)} {effects_text(effects, terse=terse)}"
+                  for bare, terse in ((False, 0), (False, 1), (False, 2), (True, 2))]
+        return plain_of_bodies(lead, bodies)
 
     def sweep_headline(self, spec: Spec, rows: list[PairedRow]) -> str:
         points, m = spec.points, len(rows)
@@ -229,8 +237,8 @@ class PairedDesign(DealDesign):
             d = max(decimals_for(x.lo, x.hi, digits_for(x.half)) for x in diffs)
             low, high = min(abs(x.mean) for x in diffs), max(abs(x.mean) for x in diffs)
             return (f"{subject} {verb} your mean place at every {words} tried ({tried}), by "
-                    f"{format_number(low, d)} to {format_number(high, d)} places{scale} (significant at all {m}, "
-                    f"{adjusted}); {opponents_text(spec.opponents)}.")
+                    f"{format_number(low, d)} to {format_number(high, d)} places{scale} (significant at "
+                    f"{'both' if m == 2 else f'all {m}'}, {adjusted}); {opponents_text(spec.opponents)}.")
         parts = []
         for label, members in (("lowers (improves) it", better), ("raises (worsens) it", worse)):
             if members:

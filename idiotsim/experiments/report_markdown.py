@@ -10,14 +10,16 @@ from __future__ import annotations
 import csv
 import io
 import math
+import shlex
+from pathlib import Path
 
 from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.deal_play import MIN_DIFFERING_DEALS, Played
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.text import (capitalised, csv_value, digits_for, format_interval, format_number,
-                                      format_points_interval, rules_text, short_label)
+                                      format_points_interval, rules_text, short_label, unadjusted_note)
 from idiotsim.game.rules import Rules
-from idiotsim.analysis.stats import format_p
+from idiotsim.analysis.stats import UNADJUSTED_ONLY, format_p
 
 
 MULTIPLICITY_RULE = (
@@ -67,6 +69,8 @@ def markdown(design, played: Played, rows: list, plot_name: str) -> str:
     lines += ["## Setup", ""] + setup_lines(design, spec) + [""]
     lines += ["## Numbers", ""]
     lines += design.table(spec, rows)
+    note = unadjusted_note(*design.holm_cases(spec, rows))
+    lines += ["", note] if note else []
     lines += ["", design.effect_words + " (negative mean place = better); p-values are two-sided "
               "(normal approximation over deals). " + MULTIPLICITY_RULE + " Variance reduction: variance of the "
               "unpaired difference over variance of the paired difference. " + STALL_RULE, ""]
@@ -86,8 +90,17 @@ def source_lines(spec: Spec, reduced: bool) -> list[str]:
     checks it."""
     spec_link = f"../{spec.name}.toml" if reduced else f"{spec.name}.toml"
     lines = [f"Numbers: [{spec.name}.csv]({spec.name}.csv). Spec: [{spec.name}.toml]({spec_link}). "
-             f"Regenerate: `idiotsim report reports/{spec.name}.toml`.", ""]
+             f"Regenerate: `{regenerate_command(spec)}`.", ""]
     return lines + ([check_size_line(spec, reduced), ""] if spec.check_games else [])
+
+
+def regenerate_command(spec: Spec) -> str:
+    """The command that regenerates the report of `spec`: `idiotsim report reports/NAME.toml` for a spec in a
+    folder called reports (the shipped ones, run in the repository's root as its README says), else with the
+    spec's absolute path (right wherever the user runs it)."""
+    path = Path(spec.path).resolve()
+    shown = f"reports/{path.name}" if path.parent.name == "reports" else shlex.quote(str(path))
+    return f"idiotsim report {shown}"
 
 
 def check_size_line(spec: Spec, reduced: bool) -> str:
@@ -98,8 +111,8 @@ def check_size_line(spec: Spec, reduced: bool) -> str:
                 f"the spec's `check_games`), not the shipped numbers: those are in [../{spec.name}.md](../{spec.name}.md).")
     return (f"The full size is too large for the test suite, which regenerates this report at {size} "
             f"(the spec's `check_games`) and compares it with the committed "
-            f"[check/{spec.name}.md](check/{spec.name}.md) and check/{spec.name}.csv. `idiotsim report "
-            f"reports/{spec.name}.toml` regenerates it at full size and rewrites the check files too (give it "
+            f"[check/{spec.name}.md](check/{spec.name}.md) and check/{spec.name}.csv. `{regenerate_command(spec)}` "
+            f"regenerates it at full size and rewrites the check files too (give it "
             "`--threads`; `--workers N` or `--cluster ADDR` spread it over Dask workers, with the same numbers).")
 
 
@@ -111,7 +124,8 @@ def main_figures(design, spec: Spec, rows: list) -> CellTable:
     cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d),
               format_p(r.place_diff.p_holm), format_points_interval(r.win_diff), format_p(r.win_diff.p_holm)]
              for p, r in zip(spec.points, rows)]
-    return CellTable(f"{design.effect_words} (a negative mean place is better)", columns, cells, optional=(1,))
+    return CellTable(f"{design.effect_words} (a negative mean place is better)", columns, cells, optional=(1,),
+                     note=unadjusted_note(*design.holm_cases(spec, rows)))
 
 
 def setup_lines(design, spec: Spec) -> list[str]:
@@ -155,7 +169,9 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
             f"{format_number(best_half, 4)} to {format_number(worst, 4)} across settings")
     lines.append(f"Precision: the 95% CI half-width of the mean place difference is {span}, so an effect of "
                  f"{format_number(2 * worst, 4)} places (one place in {max(1, round(1 / (2 * worst))):,} games) "
-                 "would exclude 0 with about 97.5% probability before the Holm adjustment.")
+                 "would exclude 0 with about 97.5% probability before the Holm adjustment." if worst > 0 else
+                 f"Precision: the 95% CI half-width of the mean place difference is {span}: every deal gave the "
+                 "same difference.")
     lines += design.size_notes(spec, rows)
     if decided:
         small = min(decided, key=lambda i: (abs(diffs[i].mean), i))
@@ -167,9 +183,10 @@ def size_lines(design, played: Played, rows: list) -> list[str]:
     if undecided:
         where = ", ".join(spec.points[i].label for i in undecided) if m > 1 else ""
         widest = max(undecided, key=lambda i: (diffs[i].hi - diffs[i].lo, i))
+        why = f"; {UNADJUSTED_ONLY}" if diffs[widest].unadjusted_only() else ""
         lines.append((f"At {where} the sign is not settled" if m > 1 else "The sign is not settled")
                      + f" (95% CI{' at ' + spec.points[widest].label if m > 1 else ''}: "
-                     f"{format_interval(diffs[widest], 4)}); telling a smaller effect from none would take a "
+                     f"{format_interval(diffs[widest], 4)}{why}); telling a smaller effect from none would take a "
                      "larger size.")
     lines.append(_pairing_line(design, rows))
     if played.precision is not None:

@@ -21,8 +21,9 @@ from idiotsim.experiments.spec_points import Point
 from idiotsim.experiments.strategy_text import value_text
 from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, format_interval, format_number,
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
-                                       length_text, place_scale_words, sentence_of, short_label, stall_text)
-from idiotsim.experiments.text import effects_text
+                                       length_text, place_scale_words, sentence_of, setting_case, short_label,
+                                       stall_text)
+from idiotsim.experiments.text import effects_text, fitting
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, format_p, mean_interval, welch_difference
 
 
@@ -165,6 +166,12 @@ class SeatsDesign(DealDesign):
 
     # ---- text ----------------------------------------------------------------------
 
+    def holm_cases(self, spec: Spec, rows: list[SeatsRow]) -> tuple[list, int]:
+        cases = [(setting_case(p.label, what), x) for p, r in zip(spec.points, rows)
+                 for what, x in (("mean place", r.place_diff), ("win rate", r.win_diff),
+                                 (f"game length against {spec.points[0].label}", r.length_vs_first))]
+        return cases, sum(x is not None for _, x in cases)
+
     def sentence(self, spec: Spec, point: Point, row: SeatsRow) -> str:
         d = digits_for(row.place_diff.half)
         n = point.players
@@ -188,9 +195,9 @@ class SeatsDesign(DealDesign):
         picked = [i for i, p in enumerate(spec.points) if p.series == spec.points[0].series]
         effects = [(_setting_words(spec, spec.points[i]) if len(rows) > 1 else "", rows[i].place_diff) for i in picked]
         where = f" (with {spec.points[0].series})" if spec.series_name else ""
-        first = f"sitting first rather than last {effects_text(effects)}{where}"
+        firsts = [f"sitting first rather than last {effects_text(effects, terse=terse)}{where}" for terse in (0, 1, 2)]
         if spec.sweep_name != "variant":
-            return sentence_of("", first)
+            return fitting([sentence_of("", first) for first in firsts])
         changed = [(p, r.length_vs_first) for p, r in zip(spec.points[1:], rows[1:])
                    if r.length_vs_first is not None and r.length_vs_first.significant()]
         length = f"Games last {rows[0].length.mean:.0f} actions at {spec.points[0].label}"
@@ -200,7 +207,8 @@ class SeatsDesign(DealDesign):
                 length += f"; {longest[0].label} makes them longest ({longest[1].mean:+.0f})"
             if shortest[1].mean < 0:
                 length += f"; {shortest[0].label} shortest ({shortest[1].mean:+.0f})"
-        return sentence_of("", f"{length}; {first}")
+        return fitting([sentence_of("", f"{length}; {first}") for first in firsts]
+                       + [sentence_of("", length) + " " + sentence_of("", firsts[0])])
 
     def sweep_headline(self, spec: Spec, rows: list[SeatsRow]) -> str:
         points, m = spec.points, len(rows)

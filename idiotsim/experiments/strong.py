@@ -37,8 +37,9 @@ from idiotsim.experiments.spec_points import Point
 from idiotsim.experiments.strategy_text import PLAYERS_MARK
 from idiotsim.experiments.text import (PLACES, about, capitalised, ci_text, digits_for, effects_text,
                                        format_interval, format_number, format_points_interval, game_text,
-                                       interval_cells, lead_words, length_pair_text, opponents_text, sentence_of,
-                                       short_label, stall_pair_text, subject_words, verb_of)
+                                       interval_cells, lead_words, length_pair_text, opponents_text, plain_of_bodies,
+                                       sentence_of, setting_case, short_label, stall_pair_text, subject_words,
+                                       unadjusted_note, verb_of)
 from idiotsim.analysis.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 ARMS = 4  # strong treatment, strong control, beginner treatment, beginner control
@@ -222,6 +223,16 @@ class StrongDesign(PairedDesign):
 
     # ---- text ----------------------------------------------------------------------
 
+    def holm_cases(self, spec: Spec, rows: list[StrongRow]) -> tuple[list, int]:
+        """The printed intervals of the family: both effects, their difference, the strong win-rate effect and the
+        strong arms' strength."""
+        cases = [(setting_case(p.label, what), x) for p, r in zip(spec.points, rows)
+                 for what, x in (("strong effect", r.place_diff), ("beginner effect", r.beginner_diff),
+                                 ("strong-minus-beginner difference", r.gap), ("strong win-rate effect", r.win_diff),
+                                 ("strong control's strength", r.strength),
+                                 ("strong treatment's strength", r.treatment_strength))]
+        return cases, _tests(rows)
+
     def plain_sentence(self, spec: Spec, rows: list[StrongRow]) -> str:
         """The report's first sentence (`plain_sentence`)."""
         return plain_sentence(spec, rows)
@@ -266,7 +277,7 @@ class StrongDesign(PairedDesign):
                   format_interval(r.beginner_diff, d), format_interval(r.gap, d), format_p(r.gap.p_holm)]
                  for p, r in zip(spec.points, rows)]
         return CellTable("Mean place, treatment minus control (a negative mean place is better)", columns, cells,
-                         optional=(1,))
+                         optional=(1,), note=unadjusted_note(*self.holm_cases(spec, rows)))
 
     def size_notes(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
         """The precision of strong minus beginner, and the strong arms' strength where it is measured."""
@@ -399,21 +410,16 @@ def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
     lead, it = lead_words(spec, decider)
     subject = subject_words(spec, it, lead)
     if len(picked) == 1:
-        b, s = beginner[0], strong[0]
-        if verb_of(b) and verb_of(b) == verb_of(s):
-            body = f"{subject} {verb_of(s)} about {about(b.mean)}{PLACES} among beginners and {about(s.mean)} at strong play"
-        elif not verb_of(b) and not verb_of(s):
-            body = f"{subject} makes no clear difference among beginners or at strong play"
-        else:
-            joint = " but " if verb_of(b) and verb_of(s) else " and "
-            unit = "" if verb_of(b) else PLACES  # the unit goes with the first amount
-            body = f"{subject} {effects_text([('', b)])} among beginners{joint}{effects_text([('', s)], unit)} at strong play"
+        sentence = sentence_of(lead, _one_setting_body(subject, beginner[0], strong[0]))
     else:
         labels = [setting_label(spec.points[i]) for i in picked]
         subject = subject if subject == "it" else subject[:1].lower() + subject[1:]
-        body = (f"at strong play, {subject} {effects_text(list(zip(labels, strong)))}; among beginners it "
-                f"{effects_text(list(zip(labels, beginner)))}")
-    sentence = sentence_of(lead, body)
+        strong_effects, beginner_effects = list(zip(labels, strong)), list(zip(labels, beginner))
+        bodies = [f"at strong play, {subject} {effects_text(strong_effects, terse=terse)}; among beginners it "
+                  f"{effects_text(beginner_effects, terse=terse)}" for terse in (0, 1, 2)]
+        if not any(verb_of(x) for x in strong + beginner):
+            bodies.append(f"{subject} {effects_text(strong_effects)}, at strong play or among beginners")
+        sentence = plain_of_bodies(lead, bodies)
     weak = [(spec.points[i], r.strength) for i, r in enumerate(rows)
             if spec.points[i].reference and r.strength is not None and r.strength.significant() and r.strength.mean > 0]
     if weak:
@@ -422,6 +428,17 @@ def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
         sentence = (f"Careful: the control here plays worse than `{worst[0].reference}`{where}, by about "
                     f"{about(worst[1].mean)}{PLACES}. " + sentence)
     return sentence
+
+
+def _one_setting_body(subject: str, b: Interval, s: Interval) -> str:
+    """The plain sentence's body at one setting: the effect among beginners (b) and at strong play (s)."""
+    if verb_of(b) and verb_of(b) == verb_of(s):
+        return f"{subject} {verb_of(s)} about {about(b.mean)}{PLACES} among beginners and {about(s.mean)} at strong play"
+    if not verb_of(b) and not verb_of(s):
+        return f"{subject} makes no clear difference among beginners or at strong play"
+    joint = " but " if verb_of(b) and verb_of(s) else " and "
+    unit = "" if verb_of(b) else PLACES  # the unit goes with the first amount
+    return f"{subject} {effects_text([('', b)])} among beginners{joint}{effects_text([('', s)], unit)} at strong play"
 
 
 def _and_labels(labels: list) -> str:

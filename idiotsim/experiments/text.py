@@ -7,7 +7,7 @@ import textwrap
 
 from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rules import Rules
-from idiotsim.analysis.stats import Interval, decimals_for, p_clause
+from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval, decimals_for, p_clause
 
 
 def format_number(x: float, digits: int = 3, sign: bool = False) -> str:
@@ -53,10 +53,29 @@ def format_points_interval(estimate) -> str:
 
 
 def ci_text(estimate, digits: int, scale: float = 1) -> str:
-    """`+0.012 (95% CI -0.003 to +0.027, Holm p = 0.1234)`, signed, on `scale` (100: points)."""
+    """`+0.012 (95% CI -0.003 to +0.027, Holm p = 0.1234)`, signed, on `scale` (100: points); where the CI
+    excludes 0 but the Holm-adjusted p-value does not settle the sign, it says so (``UNADJUSTED_ONLY``)."""
     d = decimals_for(scale * estimate.lo, scale * estimate.hi, digits)
+    why = f"; {UNADJUSTED_ONLY}" if estimate.unadjusted_only() else ""
     return (f"{format_number(scale * estimate.mean, d, True)} (95% CI {format_number(scale * estimate.lo, d, True)} "
-            f"to {format_number(scale * estimate.hi, d, True)}, {p_clause('Holm', estimate.p_holm)})")
+            f"to {format_number(scale * estimate.hi, d, True)}, {p_clause('Holm', estimate.p_holm)}{why})")
+
+
+def unadjusted_note(cases: list, tests: int) -> str:
+    """The line under a table of unadjusted 95% CIs whose verdicts are Holm-adjusted, naming each interval
+    (`cases`: [(label, Interval or None)]) that excludes 0 without being called; "" when there is none."""
+    uncalled = [(label, x) for label, x in cases if x is not None and x.unadjusted_only()]
+    if not uncalled:
+        return ""
+    listed = "; ".join(f"{label} ({p_clause('Holm', x.p_holm)})" for label, x in uncalled)
+    return (f"Not called although its 95% CI excludes 0: {listed}. The 95% CIs are not adjusted for the report's "
+            f"{tests} tests; an effect is called only where its Holm-adjusted p-value over them is below 0.05.")
+
+
+def setting_case(label: str, what: str) -> str:
+    """An interval's name in ``unadjusted_note``: `the mean place at players=4`, or `the mean place` for a lone
+    setting."""
+    return f"the {what} at {label}" if label else f"the {what}"
 
 
 def estimate_cells(name: str, estimate) -> dict:
@@ -172,42 +191,65 @@ def _and(items: list) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _settings_words(labels: list, total: int) -> str:
-    """'2, 3 and 5 players', 'burn_min=1 and burn_min=4', '12 of 16 settings', 'all 16 settings'."""
+def _settings_words(labels: list, total: int, counted: bool = False) -> str:
+    """'2, 3 and 5 players', 'burn_min=1 and burn_min=4', '12 of 16 settings', 'all 16 settings' (`counted`:
+    a count for more than one setting that is not a player count)."""
     if not labels or labels == [""]:
         return ""
     counts = [re.fullmatch(r"(\d+) players", short_label(label)) for label in labels]
     if all(counts):
         return _and([m.group(1) for m in counts]) + " players"
-    if len(labels) > 4:
+    if len(labels) > 4 or (counted and len(labels) > 1):
         return f"all {total} settings" if len(labels) == total else f"{len(labels)} of {total} settings"
     return _and([short_label(label) for label in labels])
 
 
-def effects_text(effects: list, unit: str = PLACES) -> str:
+def _amount(members: list, terse: bool) -> str:
+    """'0.05, 0.08 and 0.13', or their range where there are more than three (`terse`: more than one, and one
+    figure where the range's ends print alike)."""
+    values = [about(x.mean) for _, x in members]
+    if len(values) > 3 or (terse and len(values) > 1):
+        ordered = sorted(members, key=lambda m: abs(m[1].mean))
+        low, high = about(ordered[0][1].mean), about(ordered[-1][1].mean)
+        return low if low == high and terse else f"{low} to {high}"
+    return _and(values)
+
+
+def effects_text(effects: list, unit: str = PLACES, terse: int = 0) -> str:
     """What a contrast does at each setting, grouped by its settled sign: `effects` is [(setting label,
     Interval)] -> 'gains about 0.05 to 0.13 places a game at 2 to 5 players', 'gains about 0.006 and 0.004
     places a game at 2 and 3 players, costs about 0.004 at 5 players and makes no clear difference at 4
-    players'. One setting without a label: 'gains about 0.13 places a game'."""
+    players'. One setting without a label: 'gains about 0.13 places a game'. Shorter for a first sentence
+    that would be too long: `terse` 1 gives each group's range, 2 also counts settings that are not player
+    counts ('at 3 of 8 settings')."""
     total = len(effects)
     groups = []
     for verb in ("gains", "costs", ""):
         members = [(label, x) for label, x in effects if verb_of(x) == verb]
         if not members:
             continue
-        where = _settings_words([label for label, _ in members], total)
+        where = _settings_words([label for label, _ in members], total, counted=terse >= 2)
         at = f" at {where}" if where else ""
         if not verb:
             groups.append(f"makes no clear difference{at}")
             continue
-        values = [about(x.mean) for _, x in members]
-        if len(values) > 3:
-            low, high = min(members, key=lambda m: abs(m[1].mean)), max(members, key=lambda m: abs(m[1].mean))
-            amount = f"{about(low[1].mean)} to {about(high[1].mean)}"
-        else:
-            amount = _and(values)
-        groups.append(f"{verb} about {amount}{unit if not groups else ''}{at}")
+        groups.append(f"{verb} about {_amount(members, terse >= 1)}{unit if not groups else ''}{at}")
     return _and(groups)
+
+
+FIRST_SENTENCE = 200  # a report's plain first sentence is shorter than this
+
+
+def first_sentence(text: str) -> str:
+    """`text` up to its first full stop that ends a sentence (one before a space or the end)."""
+    return re.split(r"(?<=\.)\s", text.strip(), maxsplit=1)[0]
+
+
+def fitting(candidates: list[str]) -> str:
+    """The first of `candidates` (texts, fullest first) whose first sentence is shorter than FIRST_SENTENCE,
+    else the one whose first sentence is shortest."""
+    return next((c for c in candidates if len(first_sentence(c)) < FIRST_SENTENCE),
+                min(candidates, key=lambda c: len(first_sentence(c))))
 
 
 def lead_words(spec, decider: Interval) -> tuple[str, bool]:
@@ -222,18 +264,34 @@ def lead_words(spec, decider: Interval) -> tuple[str, bool]:
     return "", False
 
 
-def subject_words(spec, it: bool, lead: str) -> str:
+def subject_words(spec, it: bool, lead: str, bare: bool = False) -> str:
     """The treatment as the plain sentence's subject: 'it' after its own advice, its label after the
-    control's advice, else 'Label instead of control label'."""
+    control's advice, else 'Label instead of control label'; `bare`: the labels without their parentheses
+    (a shorter first sentence)."""
     if it:
         return "it"
-    label = spec.treatment_label[:1].lower() + spec.treatment_label[1:]
-    return label if lead else f"{capitalised(label)} instead of {spec.control_label}"
+    treatment, control = (_unbracketed(x) if bare else x for x in (spec.treatment_label, spec.control_label))
+    label = treatment[:1].lower() + treatment[1:]
+    return label if lead else f"{capitalised(label)} instead of {control}"
+
+
+def _unbracketed(label: str) -> str:
+    """`Counting cards (counter)` as `Counting cards`."""
+    return re.sub(r"\s*\([^()]*\)", "", label).strip()
 
 
 def sentence_of(lead: str, body: str) -> str:
     text = f"{lead}: {body}" if lead else body
     return capitalised(text).rstrip(".") + "."
+
+
+def plain_of_bodies(lead: str, bodies: list[str]) -> str:
+    """A plain first sentence whose first sentence is shorter than FIRST_SENTENCE where it can be: the lead
+    and the fullest body (`bodies`: fullest first) in one sentence; else the lead as a sentence of its own and
+    that body after it ("Put your 2s face-up. At strong play, it gains ..."); else, without a lead, the first
+    shorter body that fits."""
+    split = [sentence_of("", lead) + " " + sentence_of("", bodies[0])] if lead else []
+    return fitting([sentence_of(lead, bodies[0])] + split + [sentence_of(lead, body) for body in bodies[1:]])
 
 
 WRAP_WIDTH = 105  # the learned player's page's lines

@@ -20,7 +20,7 @@ from pathlib import Path
 from idiotsim import __version__
 from idiotsim.game.cards import format_deck
 from idiotsim.runs.chunks import Executor, LocalExecutor, write_chunk_files
-from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost
+from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost, note_long_run
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.game.rng import shuffled_deck
@@ -107,6 +107,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
         chunks.append((path, (rules_fields, specs, seed, start, n, chunk_decks)))
         sizes[path] = n
     done = sum(n for path, n in sizes.items() if path.exists())
+    note_long_run(games - done, (games - done) * lineup_cost(seats))
     if progress is not None:
         progress.start(games, done)
 

@@ -39,9 +39,9 @@ import numpy as np
 import polars as pl
 
 from idiotsim import __version__
-from idiotsim.errors import UserError
+from idiotsim.errors import IllegalMoveError, UserError
 from idiotsim.runs.chunks import Executor, write_chunk_files
-from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost
+from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost, note_long_run
 from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import play_seated
@@ -119,6 +119,10 @@ class Tournament:
         self.chunk_games = games_per_chunk(config.chunk_games, max(
             lineup_cost([self.strategies[i] for i in lineup]) for lineup in self.lineups))  # idiotsim.runs.chunk_sizes
         self.chunks = math.ceil(self.total_games / self.chunk_games)
+
+    def mean_cost(self) -> float:
+        """A game's cost in games of basic, over the lineups (``idiotsim.runs.chunk_sizes``)."""
+        return sum(lineup_cost([self.strategies[i] for i in lineup]) for lineup in self.lineups) / len(self.lineups)
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:
         start = chunk * self.chunk_games
@@ -208,6 +212,10 @@ def write_manifest(out: Path, config: TournamentConfig, tournament: Tournament, 
 
 def read_manifest(out: Path) -> dict:
     path = Path(out) / MANIFEST
+    if not Path(out).exists():
+        raise UserError(f"{out} does not exist")
+    if not Path(out).is_dir():
+        raise UserError(f"{out} is not a folder (give the folder a tournament wrote)")
     if not path.exists():
         raise UserError(f"{out} holds no tournament (no {MANIFEST})")
     try:
@@ -246,11 +254,14 @@ def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progr
     """
     out = Path(out_dir)
     tournament = Tournament(config)
+    made = [folder for folder in (out, *out.parents) if not folder.exists()]  # deepest first
     prepare_out_dir(out, config, force)
     finished = finished_chunks(out, tournament)
     write_manifest(out, config, tournament, finished)
+    left = tournament.total_games - sum(_chunk_size(tournament, c) for c in finished)
+    note_long_run(left, left * tournament.mean_cost())
     if progress:
-        progress.start(tournament.total_games, sum(_chunk_size(tournament, c) for c in finished))
+        progress.start(tournament.total_games, tournament.total_games - left)
     chunk_of = {chunk_path(out, c): c for c in range(tournament.chunks)}
 
     def written(path: Path) -> None:
@@ -260,11 +271,31 @@ def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progr
             progress.advance(_chunk_size(tournament, chunk_of[path]))
 
     config_json = config.as_json()
-    write_chunk_files(tournament_chunk_frame, [(path, (config_json, c)) for path, c in chunk_of.items()], executor,
-                      on_written=written)
-    if progress:
-        progress.stop()
+    try:
+        write_chunk_files(tournament_chunk_frame, [(path, (config_json, c)) for path, c in chunk_of.items()],
+                          executor, on_written=written)
+    except IllegalMoveError as e:  # its kind and details kept: only the message grows
+        discard(out, tournament, made)
+        e.args = (f"{e.args[0]} (nothing of the tournament is kept in {out}: fix the strategy and run the command "
+                  "again)", *e.args[1:])
+        raise
+    finally:
+        if progress:
+            progress.stop()
     return out
+
+
+def discard(out: Path, tournament: Tournament, made: list) -> None:
+    """A failed tournament's files (its chunks, played by a strategy that broke the rules, and its manifest), and
+    the folders it made if they hold nothing else: the next run starts afresh, whatever its configuration."""
+    for c in range(tournament.chunks):
+        chunk_path(out, c).unlink(missing_ok=True)
+    (out / MANIFEST).unlink(missing_ok=True)
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
 
 
 def tournament_chunk_frame(config_json: dict, chunk: int) -> pl.DataFrame:

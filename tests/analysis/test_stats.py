@@ -322,6 +322,24 @@ def test_decimals_never_print_an_excluding_bound_as_zero(lo, hi, least, decimals
         assert float(f"{nearest:.{decimals}f}") != 0
 
 
+@pytest.mark.parametrize("lo, hi, least, text", [
+    (-0.000378, 0.005248, 3, "-0.0004 to +0.0052"),  # twos_faceup_strong's gap, "+0.000 to +0.005" before
+    (0.000291, 0.023959, 3, "+0.0003 to +0.0240"),
+    (-0.0001, 0.0, 3, "-0.0001 to +0.0000"),  # an exact 0 may print as 0: it is
+    (-0.03, 1e-12, 3, "-0.030 to +0.000"),  # rounding noise at 0 is 0
+])
+def test_no_bound_that_is_not_0_prints_as_0(lo, hi, least, text):
+    d = decimals_for(lo, hi, least)
+    assert f"{lo:+.{d}f} to {hi:+.{d}f}" == text
+
+
+def test_an_interval_that_excludes_0_unsettled_by_holm_is_named():
+    settled = Interval(0.1, 0.01, 0.19, p=0.001, p_holm=0.004)
+    unsettled = Interval(0.1, 0.01, 0.19, p=0.03, p_holm=0.12)
+    wide = Interval(0.1, -0.01, 0.21, p=0.07, p_holm=0.21)
+    assert [x.unadjusted_only() for x in (settled, unsettled, wide)] == [False, True, False]
+
+
 def test_a_rate_interval_stays_within_0_and_1():
     """3 events in 1,000 trials over 100 clusters: the linearised interval would reach below 0."""
     y = np.zeros(100, dtype=np.int64)

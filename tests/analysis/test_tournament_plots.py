@@ -63,10 +63,19 @@ def four() -> Summary:
     return made_summary(["counter", "learned-search-4p", "basic", "random"], [2.004, 2.007, 2.015, 3.974])
 
 
+def two() -> Summary:
+    return made_summary(["basic", "random"], [2.0, 3.0])
+
+
+def mostly_stalled() -> Summary:
+    """A tournament whose games mostly stall (a strategy that passes the pile back and forth)."""
+    return made_summary(["basic", "hoarder", "random"], [2.2, 2.4, 3.2], stalled=30_000_000)
+
+
 DRAWERS = {"mean_place": plots.draw_mean_place, "places": plots.draw_places, "head_to_head": plots.draw_head_to_head,
            "seat_wins": plots.draw_seat_wins, "game_length": plots.draw_game_length,
            "convergence": plots.draw_convergence}
-SUMMARIES = {"demo-size": demo_size, "4-strategies": four}
+SUMMARIES = {"demo-size": demo_size, "4-strategies": four, "2-strategies": two, "mostly-stalled": mostly_stalled}
 
 
 @pytest.fixture(params=list(SUMMARIES))
@@ -193,6 +202,39 @@ def test_stalled_games_have_their_own_bar_and_do_not_stretch_the_length_axis():
     bars = side.patches
     assert len(bars) == 1 and bars[0].get_height() == pytest.approx(4_000 / (4_000 + s.length["games"][:-1].sum()))
     assert [t.get_text() for t in side.get_xticklabels()] == ["stalled"]
+    plt.close(fig)
+
+
+def test_the_length_histogram_keeps_its_height_when_most_games_stall():
+    s = mostly_stalled()
+    fig = plots.draw_game_length(s)
+    main, side = fig.axes
+    tallest = max(bar.get_height() for bar in main.patches)
+    assert tallest > 0.5 * main.get_ylim()[1]  # not squashed flat by the stalled share
+    assert side.patches[0].get_height() == pytest.approx(30_000_000 / (30_000_000 + s.length["games"][:-1].sum()))
+    assert side.get_ylim()[1] >= 1.0  # the stalled share on its own 0 to 100% axis
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("stalled", [4_000, 2_500_000, 30_000_000, 3_000_000_000])
+def test_the_stalled_label_stays_above_its_bar_and_inside_its_panel(stalled):
+    fig = plots.draw_game_length(made_summary(["a", "b", "c"], [2.2, 2.4, 3.2], stalled=stalled))
+    side = fig.axes[1]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    label, bar, panel = side.texts[0].get_window_extent(renderer), side.patches[0], side.get_window_extent(renderer)
+    assert label.y0 >= bar.get_window_extent(renderer).y1  # above the bar, never across it
+    assert panel.x0 <= label.x0 and label.x1 <= panel.x1 and label.y1 <= panel.y1, (label, panel)
+    plt.close(fig)
+
+
+def test_the_head_to_head_title_of_two_strategies_fits_its_figure():
+    fig = plots.draw_head_to_head(two())
+    fig.canvas.draw()
+    title = next(t for t in visible_texts(fig) if t.get_text().startswith("Head to head"))
+    box = title.get_window_extent(fig.canvas.get_renderer())
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width, box
+    assert " ".join(title.get_text().split()).endswith("(a tie counts half)")  # whole, in more lines
     plt.close(fig)
 
 

@@ -379,10 +379,15 @@ def test_the_plain_sentence_of_a_report_by_table_size_lists_the_sizes(tmp_path):
     rows = [_row(s, b, (0.0, -0.1, 0.1)) for s, b in (((-0.04, -0.05, -0.03), (-0.05, -0.06, -0.04)),
                                                        ((-0.08, -0.09, -0.07), (0.001, -0.01, 0.01)),
                                                        ((-0.15, -0.16, -0.14), (-0.14, -0.15, -0.13)))]
+    # one sentence would run to 231 characters: the advice is a sentence of its own (a first sentence < 200)
     assert plain_sentence(spec, rows) == (
-        "Hold back copies: at strong play, it gains about 0.04, 0.08 and 0.15 places a game at 2, 3 and 5 players; "
+        "Hold back copies. At strong play, it gains about 0.04, 0.08 and 0.15 places a game at 2, 3 and 5 players; "
         "among beginners it gains about 0.05 and 0.14 places a game at 2 and 5 players and makes no clear difference "
         "at 3 players.")
+    two = _spec(tmp_path, REFERENCE + '[sweep]\nrule = "players"\nvalues = [2, 5]\n')
+    assert plain_sentence(two, [rows[0], rows[2]]) == (  # 174 characters: one sentence, as before
+        "Hold back copies: at strong play, it gains about 0.04 and 0.15 places a game at 2 and 5 players; among "
+        "beginners it gains about 0.05 and 0.14 places a game at 2 and 5 players.")
 
 
 def test_the_tips_tables_tell_a_level_not_asked_from_one_not_run_yet(tmp_path):

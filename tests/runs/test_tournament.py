@@ -704,7 +704,7 @@ def test_bad_folders(capsys, tmp_path):
     empty.mkdir()
     assert "holds no tournament" in cli_user_error(capsys, "summarize", empty)
     assert os.listdir(empty) == []
-    assert "holds no tournament" in cli_user_error(capsys, "summarize", tmp_path / "missing")
+    assert "does not exist" in cli_user_error(capsys, "summarize", tmp_path / "missing")
     assert not (tmp_path / "missing").exists()
     (empty / tm.MANIFEST).write_text("{not json")
     assert "not valid JSON" in cli_user_error(capsys, "summarize", empty)
