@@ -230,6 +230,12 @@ def observe_final(st, seat, obs, hand):
     the last action left it (its places, scores, piles), with SEAT set to `seat`, and that seat's hand.
     Only for a table whose match is over (`step_table` returned MATCH_OVER): during a match the
     observation belongs to the seat to act (`observe_table`)."""
+    _copy_view(st, seat, obs, hand)
+
+
+@kernel
+def _copy_view(st, seat, obs, hand):
+    """The observation at `st` with SEAT `seat`, and that seat's hand, into `obs` and `hand`."""
     for i in range(OBS_SIZE):
         obs[i] = st[i]
     obs[ob.SEAT] = seat
@@ -269,17 +275,18 @@ def observe_seat(st, seat, scratch, obs, hand):
         scratch[i] = st[i]
     sp = data_pointer(scratch)
     if sp[MATCH_PHASE] == PHASE_SWAP:
-        for i in range(sp[ob.PLAYERS] * NR):
-            sp[ob.FACEUP + i] = 0
-        show_swap(sp, seat)
+        _show_own_swap(sp, seat)
     elif sp[MATCH_PHASE] == PHASE_PLAY and seat != sp[ob.SEAT]:
         show_turn(sp, seat)
-    for i in range(OBS_SIZE):
-        obs[i] = sp[i]
-    obs[ob.SEAT] = seat
-    at = HANDS + seat * NR
-    for r in range(NR):
-        hand[r] = sp[at + r]
+    _copy_view(scratch, seat, obs, hand)
+
+
+@kernel
+def _show_own_swap(sp, seat):
+    """R6: `seat`'s own face-up row shown and every other seat's hidden, as at its swap."""
+    for i in range(sp[ob.PLAYERS] * NR):
+        sp[ob.FACEUP + i] = 0
+    show_swap(sp, seat)
 
 
 @kernel
@@ -315,7 +322,6 @@ def take_cards(st: np.ndarray, cards_from: np.ndarray, seat: int, dealer: int | 
         st[MATCH_DEALER] = dealer
     if st[ob.DECISION] == ob.SWAP:
         st[MATCH_PHASE] = PHASE_SWAP
-        st[ob.FACEUP: ob.FACEUP + st[ob.PLAYERS] * NR] = 0
         _show_swap(st, seat)
     else:
         st[MATCH_PHASE] = PHASE_PLAY
@@ -324,7 +330,7 @@ def take_cards(st: np.ndarray, cards_from: np.ndarray, seat: int, dealer: int | 
 
 @njit(cache=True)
 def _show_swap(st, seat):
-    show_swap(data_pointer(st), seat)
+    _show_own_swap(data_pointer(st), seat)
 
 
 @njit(cache=True)
