@@ -60,6 +60,7 @@ def tips_table(written: list) -> list[str]:
     tips = _tips(written)
     if not tips:
         return []
+    experts = _experts(written)
     head = ["", "## The tips at every level of play", "",
             "Each tip is asked as the same constraint (docs/strategies.md, \"Constraints\") of `basic` and of three "
             f"strong players, at {HEADLINE_PLAYERS} players against `basic` opponents; each strong report plays the "
@@ -68,12 +69,20 @@ def tips_table(written: list) -> list[str]:
             "report) or unclear. The search cross-check plays fewer deals (its intervals are wider). A level a "
             "report does not ask is \"not asked\" (its report's notes say why); \"not run yet\": its spec asks it but "
             "the committed report predates that (regenerate it at full size).", ""]
-    levels = ["| tip | " + " | ".join(words for _, words in LEVEL_COLUMNS) + " |", "|---" * (1 + len(LEVEL_COLUMNS)) + "|"]
+    levels = ["| tip | " + " | ".join(words for _, words in LEVEL_COLUMNS) + f" | {AMONG_STRONG} |",
+              "|---" * (2 + len(LEVEL_COLUMNS)) + "|"]
     sizes = ["", "### Strong play by table size", "",
              "The gated player (`learned-search-Np`, the learned player searching its close turns) against `basic` "
              "opponents, the tip's effect at each table size (the 1..n place scale grows with the player count); a "
              "tip links to its report by table size.", "",
              "| tip | " + " | ".join(f"{n} players" for n in TABLE_SIZES) + " |", "|---" * (1 + len(TABLE_SIZES)) + "|"]
+    tables = ["", "### Among strong players", "",
+              "The same tips asked of the gated player (`learned-search-Np`) at a table of three gated opponents, "
+              "beside the same player among `basic` opponents on the same deals (each tip's experts report). A cell: "
+              "the effect of following the tip among strong players, its 95% CI and verdict, then the effect among "
+              "`basic` opponents; **the table changes the answer** where the paired difference of the two effects "
+              "is significant (Holm-adjusted in its report).", "",
+              "| tip | " + " | ".join(f"{n} players" for n in TABLE_SIZES) + " |", "|---" * (1 + len(TABLE_SIZES)) + "|"]
     controls = ["", "### The controls against basic", "",
                 "Each strong report's control (the player not following the tip) against `basic` in the same seat on "
                 f"the same deals, at {HEADLINE_PLAYERS} players against `basic` opponents: its mean place minus "
@@ -88,13 +97,18 @@ def tips_table(written: list) -> list[str]:
             found = _row(rows, level, players)
             wanted = "strong" if level == "beginner" else level
             return found if found is not None or (wanted, players) not in asked else NOT_RUN
+        among = experts.get(tip.spec.beginner.report)
         levels.append(f"| {link} | " + " | ".join(_effect_cell(row(level, HEADLINE_PLAYERS), level)
-                                                    for level, _ in LEVEL_COLUMNS) + " |")
+                                                    for level, _ in LEVEL_COLUMNS)
+                      + f" | {_effect_cell(_expert_row(among, HEADLINE_PLAYERS), 'strong')} |")
+        if among is not None:
+            tables.append(f"| [{tip.spec.advice or tip.spec.title}]({among[0].spec.name}.md) | "
+                          + " | ".join(_tables_cell(_expert_row(among, n)) for n in TABLE_SIZES) + " |")
         sizes.append(f"| [{tip.spec.advice or tip.spec.title}]({by_size.spec.name}.md) | " + " | ".join(
             _effect_cell(row("strong", n), "strong") for n in TABLE_SIZES) + " |")
         controls.append(f"| {link} | " + " | ".join(_strength_cell(row(level, HEADLINE_PLAYERS))
                                                       for level, _ in LEVEL_COLUMNS if level != "beginner") + " |")
-    return head + levels + sizes + controls
+    return head + levels + sizes + (tables if experts else []) + controls
 
 
 def _tips(written: list) -> list[tuple]:
@@ -118,6 +132,40 @@ def _tips(written: list) -> list[tuple]:
                  if p.field == (w.spec.fields[0] if w.spec.fields else "")}
         tips.append((headline, by_size, rows, asked))
     return tips
+
+
+AMONG_STRONG = "among strong players (gated, 4 players)"
+
+
+def _experts(written: list) -> dict:
+    """The experts report of each tip (its basic-level report's name): (the report, its CSV rows)."""
+    return {w.spec.beginner.report: (w, _csv_rows(w)) for w in written
+            if w.spec.design == "experts" and w.spec.beginner is not None}
+
+
+def _expert_row(among: tuple | None, players: int) -> dict | str | None:
+    """A tip's row among strong players at a table size: the strong-table effect, and beside it the beginners'
+    table's effect and the difference of the two (None: not asked; NOT_RUN: asked, not in the committed CSV)."""
+    if among is None:
+        return None
+    w, rows = among
+    found = [r for r in rows if r.get("players") == str(players)]
+    if not found:
+        return NOT_RUN if any(p.players == players for p in w.spec.points) else None
+    r = found[0]
+    return {"diff": r["diff"], "lo": r["diff_lo"], "hi": r["diff_hi"], "holm": r["diff_p_holm"],
+            "b_diff": r["b_diff"], "b_lo": r["b_lo"], "b_hi": r["b_hi"], "b_holm": r["b_p_holm"],
+            "gap_holm": r["gap_p_holm"]}
+
+
+def _tables_cell(row: dict | str | None) -> str:
+    """Among strong players, then among `basic` opponents on the same deals, and whether the table changes it."""
+    if not isinstance(row, dict):
+        return _effect_cell(row, "strong")
+    among_basic = _verdict_cell(row, ("b_diff", "b_lo", "b_hi", "b_holm"), ("helps", "hurts", "unclear"))
+    changes = float(row["gap_holm"] or "nan") < 0.05
+    return (f"{_effect_cell(row, 'strong')}; among `basic` {among_basic}"
+            + ("; **the table changes the answer**" if changes else ""))
 
 
 def _csv_rows(w) -> list[dict]:
@@ -199,24 +247,24 @@ A spec is a TOML file; unknown or missing fields are errors naming the field and
 |---|---|---|
 | `title` | all | title of the report (default: the file name) |
 | `question` | all | the question in words (required) |
-| `design` | all | `paired` (default), `strong` (a paired contrast beside its beginner contrast on the same deals), `seats`, `tournament`, `disagreement` or `chart` (the strategy chart: every cell a constrained strong player, `idiotsim/experiments/chart_design.py`) |
+| `design` | all | `paired` (default), `strong` (a paired contrast beside its beginner contrast on the same deals), `experts` (the strong design's arms and numbers, its two contrasts one strong player's at two tables: among `opponents`, a table of strong players, and among the `[beginner]` opponents, whose `treatment` and `control` are the same player's, on the same deals), `seats`, `tournament`, `disagreement` or `chart` (the strategy chart: every cell a constrained strong player, `idiotsim/experiments/chart_design.py`) |
 | `players` | all | players at the table (required) |
-| `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, 4 x players for `strong`, players games a deal for `seats`; tournament: rounded up to whole blocks; disagreement: games of basic self-play; chart: each arm's games, players games a deal) |
+| `games` | all | games per setting (required; rounded up to whole deals: 2 x players games a deal for `paired`, 4 x players for `strong` and `experts` (5 x players with a `reference`), players games a deal for `seats`; tournament: rounded up to whole blocks; disagreement: games of basic self-play; chart: each arm's games, players games a deal) |
 | `check_games` | any | a report too large for the suite: CI regenerates it at this many games a setting (a tournament or disagreement spec: in all) and compares it with the committed `check/NAME.*`, which `idiotsim report` writes beside the full-size report |
 | `seed` | all | run seed (required) |
 | `[rules]` | all | docs/rules.md fields (`low_rank`, `lowest_starts`, `decks`, ...), canonical when absent |
 | `notes` | all | a paragraph shown under the answer |
-| `treatment`, `control` | paired, strong | strategy specs with knobs and constraints, e.g. `heuristic:swap=2`, `learned-search-4p+up=10` (required); `{players}` in a spec is the setting's player count (`heuristic-tuned-{players}p`) |
-| `treatment_label`, `control_label` | paired, strong | words for the answer sentence (the treatment's a gerund: "Laying 10s face-up", "keeping them in hand") |
-| `advice`, `advice_against` | paired, strong | the treatment and the control as advice ("Put your 10s face-up", "Keep your 10s in hand"): the report's first, plain sentence leads with the one its settled answer supports |
-| `opponents` | paired, strong | list of strategy specs filling the other seats, cycling (required) |
-| `streams` | paired, strong | `shared` (default: both arms draw the same random numbers) or `independent` |
-| `[[fields]]` | paired, strong | tables with `label`, `opponents`, optional `games` (a setting's games in the field; a variant's own `games` caps them) and `share` (that part of a setting's games, 0..1): every setting is played against each field's opponents (in place of `opponents`); the fields are the plot's series |
-| `[beginner]` | strong | the basic-level contrast played on the same deals: `treatment`, `control` (required; a knob sweep sets the knob in `treatment` too), `opponents` (default `["basic"]`), `label`, `report` (the name of the basic-level report, for the tips table) |
-| `reference` | strong | a strategy (`basic`) played in the focal seat among the strong arms' opponents on the same deals: each strong arm's strength is its mean place minus the reference's, and a control weaker than it is named in the report's first sentence |
+| `treatment`, `control` | paired, strong, experts | strategy specs with knobs and constraints, e.g. `heuristic:swap=2`, `learned-search-4p+up=10` (required); `{players}` in a spec is the setting's player count (`heuristic-tuned-{players}p`) |
+| `treatment_label`, `control_label` | paired, strong, experts | words for the answer sentence (the treatment's a gerund: "Laying 10s face-up", "keeping them in hand") |
+| `advice`, `advice_against` | paired, strong, experts | the treatment and the control as advice ("Put your 10s face-up", "Keep your 10s in hand"): the report's first, plain sentence leads with the one its settled answer supports |
+| `opponents` | paired, strong, experts | list of strategy specs filling the other seats, cycling (required) |
+| `streams` | paired, strong, experts | `shared` (default: both arms draw the same random numbers) or `independent` |
+| `[[fields]]` | paired, strong, experts | tables with `label`, `opponents`, optional `games` (a setting's games in the field; a variant's own `games` caps them) and `share` (that part of a setting's games, 0..1): every setting is played against each field's opponents (in place of `opponents`); the fields are the plot's series |
+| `[beginner]` | strong, experts | the basic-level contrast played on the same deals: `treatment`, `control` (required; a knob sweep sets the knob in `treatment` too), `opponents` (default `["basic"]`), `label`, `report` (the name of the basic-level report, for the tips table) |
+| `reference` | strong, experts | a strategy (`basic`) played in the focal seat among the strong arms' opponents on the same deals: each strong arm's strength is its mean place minus the reference's, and a control weaker than it is named in the report's first sentence |
 | `strategy` | seats, disagreement, chart | the strategy in every seat (required); disagreement: the search player (a `search` spec; `swap=1` searches the swap too) judged against basic on positions of basic self-play; chart: the strong player every cell is asked of (`learned-search-{players}p`) |
 | `rows` | chart | the face-up rows the chart ranks, e.g. `["10-10-Q", "2-10-A", "K-K-A"]` (required) |
 | `judge` | disagreement | sampled states on which both moves of each disagreement are played to value it (required, 2..100000) |
 | `strategies` | tournament | list of strategy specs, or `"all"` for every shipped strategy and preset that plays at engine speed (not the search players) |
-| `[sweep]` | paired, strong, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats); paired and strong variants may also give their own `treatment`, `control`, `games`, `fields` (the labels of the [[fields]] they are played in) and, strong only, `level` (`fast`, `strong` or `search`: the tips tables' columns; `strong` by default) |
+| `[sweep]` | paired, strong, experts, seats | `knob = NAME` (a knob of the treatment / strategy) or `rule = NAME`, with `values = [...]`; optional `[sweep.series]` (`knob` or `rule`, `values`) for a second dimension drawn as separate lines; or `[[sweep.variants]]` tables with `label` and optional `rules = {...}` (players allowed here), `knobs = {...}` (treatment knobs) and `opponents` (paired) or `strategy` (seats); paired and strong variants may also give their own `treatment`, `control`, `games`, `fields` (the labels of the [[fields]] they are played in) and, strong only, `level` (`fast`, `strong` or `search`: the tips tables' columns; `strong` by default) |
 """

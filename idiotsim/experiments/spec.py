@@ -17,13 +17,14 @@ from idiotsim.experiments.spec_points import Point, sweep_points
 from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game.rules import read_toml
 
-DESIGNS = ("paired", "strong", "seats", "tournament", "disagreement", "chart")
+DESIGNS = ("paired", "strong", "experts", "seats", "tournament", "disagreement", "chart")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
 PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
                  "advice", "advice_against")
 DESIGN_FIELDS = {
     "paired": PAIRED_FIELDS,
     "strong": PAIRED_FIELDS + ("beginner", "reference"),
+    "experts": PAIRED_FIELDS + ("beginner", "reference"),
     "seats": ("strategy", "sweep"),
     "tournament": ("strategies",),
     "disagreement": ("strategy", "judge"),
@@ -32,6 +33,7 @@ DESIGN_FIELDS = {
 REQUIRED = {
     "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
     "strong": ("question", "treatment", "control", "opponents", "players", "games", "seed", "beginner"),
+    "experts": ("question", "treatment", "control", "opponents", "players", "games", "seed", "beginner"),
     "seats": ("question", "strategy", "players", "games", "seed"),
     "tournament": ("question", "strategies", "players", "games", "seed"),
     "disagreement": ("question", "strategy", "judge", "players", "games", "seed"),
@@ -163,7 +165,7 @@ def load_spec(path) -> Spec:
         return Spec(**common, strategy=strategy, rows=tuple(texts),
                     points=(Point("", "", "", base_rules, strategy=strategy),))
 
-    if design in ("paired", "strong"):
+    if design in ("paired", "strong", "experts"):
         treatment = check_strategy(path, "treatment", data["treatment"], players)
         control = check_strategy(path, "control", data["control"], players)
         opponents = check_spec_list(path, "opponents", data["opponents"], players)
@@ -178,7 +180,7 @@ def load_spec(path) -> Spec:
                       advice_against=require_type(path, "advice_against", data.get("advice_against", ""), str,
                                                    "a string"))
         base = Point("", "", "", base_rules, treatment=treatment, control=control, opponents=opponents)
-        if design == "strong":
+        if design in ("strong", "experts"):
             beginner = _beginner(path, data["beginner"], players)
             reference = check_strategy(path, "reference", data["reference"], players) if "reference" in data else ""
             common.update(beginner=beginner, reference=reference)
@@ -213,7 +215,7 @@ def load_spec(path) -> Spec:
         common.update(fields=tuple(labels))
     elif any(p.only_fields for p in points):
         raise field_error(path, "sweep.variants", "a variant's fields name [[fields]]: the spec has none")
-    if design == "strong":
+    if design in ("strong", "experts"):
         points = [p if p.level else replace(p, level="strong") for p in points]
     points = [_concrete_point(path, p, "sweep" if "sweep" in data else "opponents") for p in points]
     return Spec(**common, sweep_name=sweep_name, series_name=series_name, points=tuple(points))

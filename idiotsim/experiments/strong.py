@@ -42,6 +42,33 @@ from idiotsim.experiments.text import (PLACES, about, capitalised, ci_text, digi
                                        unadjusted_note, verb_of)
 from idiotsim.analysis.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
+@dataclass(frozen=True)
+class ContrastWords:
+    """How a report names its two contrasts: the strong design's levels of play (the strong player against
+    the beginner, both at a table of beginners) or the experts design's tables (one strong player at a table of
+    strong players against the same player at a table of beginners)."""
+    strong_at: str  # where the strong contrast is asked ("at strong play")
+    beginner_at: str  # where the beginner contrast is asked ("among beginners")
+    strong_effect: str  # the strong contrast's effect ("strong effect")
+    beginner_effect: str
+    gap: str  # the strong effect minus the beginner effect ("strong minus beginner")
+    gap_noun: str  # the same as a noun ("strong-minus-beginner difference")
+    strong_answer: str  # "the strong-play answer"
+    beginner_answer: str  # "the beginner's answer"
+    beginner_short: str  # after "differs from": "the beginner's"
+    strong_arm: str  # "strong" treatment, control, arms
+    beginner_arm: str  # "beginner" treatment, control, arms, contrast
+
+
+LEVEL_WORDS = ContrastWords("at strong play", "among beginners", "strong effect", "beginner effect",
+                            "strong minus beginner", "strong-minus-beginner difference", "the strong-play answer",
+                            "the beginner's answer", "the beginner's", "strong", "beginner")
+TABLE_WORDS = ContrastWords("among strong players", "among beginners", "effect among strong players",
+                            "effect among beginners", "strong table minus beginners' table",
+                            "difference between the tables",
+                            "the answer among strong players", "the answer among beginners",
+                            "the answer among beginners", "strong-table", "beginners'-table")
+
 ARMS = 4  # strong treatment, strong control, beginner treatment, beginner control
 T, C, BT, BC = range(ARMS)
 R = ARMS  # the reference arm, the fifth, where the spec gives one
@@ -131,6 +158,7 @@ class StrongRow:
 
 class StrongDesign(PairedDesign):
     name = "strong"
+    words = LEVEL_WORDS
     csv_columns = ("setting", "level", "players", "field", "deals", "games", "t_place", "c_place", "diff", "diff_lo",
                    "diff_hi", "diff_half", "diff_p", "diff_p_holm", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm",
                    "bt_place", "bc_place", "b_diff", "b_lo", "b_hi", "b_half", "b_p", "b_p_holm", "b_win_diff",
@@ -226,16 +254,17 @@ class StrongDesign(PairedDesign):
     def holm_cases(self, spec: Spec, rows: list[StrongRow]) -> tuple[list, int]:
         """The printed intervals of the family: both effects, their difference, the strong win-rate effect and the
         strong arms' strength."""
+        w = self.words
         cases = [(setting_case(p.label, what), x) for p, r in zip(spec.points, rows)
-                 for what, x in (("strong effect", r.place_diff), ("beginner effect", r.beginner_diff),
-                                 ("strong-minus-beginner difference", r.gap), ("strong win-rate effect", r.win_diff),
-                                 ("strong control's strength", r.strength),
-                                 ("strong treatment's strength", r.treatment_strength))]
+                 for what, x in ((w.strong_effect, r.place_diff), (w.beginner_effect, r.beginner_diff),
+                                 (w.gap_noun, r.gap), (f"{w.strong_arm} win-rate effect", r.win_diff),
+                                 (f"{w.strong_arm} control's strength", r.strength),
+                                 (f"{w.strong_arm} treatment's strength", r.treatment_strength))]
         return cases, _tests(rows)
 
     def plain_sentence(self, spec: Spec, rows: list[StrongRow]) -> str:
         """The report's first sentence (`plain_sentence`)."""
-        return plain_sentence(spec, rows)
+        return plain_sentence(spec, rows, self.words)
 
     def sentence(self, spec: Spec, point: Point, row: StrongRow) -> str:
         """The careful answer at one setting: both effects, their difference, the strong control's strength."""
@@ -244,11 +273,12 @@ class StrongDesign(PairedDesign):
         where = f"{game_text(point)}, {opponents_text(point.opponents)}"
         if spec.sweep_name not in ("players", ""):
             where = f"{short_label(setting_label(point))}: {where}"
-        text = (f"{capitalised(where)}: {what} at strong play {ci_text(row.place_diff, d)}; among beginners on the "
-                f"same deals {ci_text(row.beginner_diff, d)}; strong minus beginner {ci_text(row.gap, d)}, "
-                f"{gap_verdict(row)}")
+        w = self.words
+        text = (f"{capitalised(where)}: {what} {w.strong_at} {ci_text(row.place_diff, d)}; {w.beginner_at} on the "
+                f"same deals {ci_text(row.beginner_diff, d)}; {w.gap} {ci_text(row.gap, d)}, "
+                f"{gap_verdict(row, w)}")
         if point.reference and row.strength is not None:
-            text += (f"; the strong control against `{point.reference}` in its seat "
+            text += (f"; the {w.strong_arm} control against `{point.reference}` in its seat "
                      f"{ci_text(row.strength, digits_for(row.strength.half))}")
         return text + "."
 
@@ -260,18 +290,20 @@ class StrongDesign(PairedDesign):
             setting = short_label(setting_label(p))
             text = f"{_starred(r.place_diff, d)} against {_starred(r.beginner_diff, d)}"
             if r.gap.significant():
-                text += f", {_gap_word(r)}"
+                text += f", {_gap_word(r, self.words)}"
             by_field.setdefault(p.field, []).append(f"{setting} {text}".strip())
         parts = [(f"{field}: " if field else "") + ", ".join(items) for field, items in by_field.items()]
-        return (f"{spec.treatment_label} instead of {spec.control_label}, mean place at strong play against "
-                f"the effect among beginners on the same deals (* = significant, Holm-adjusted over {_tests(rows)} tests): "
+        w = self.words
+        return (f"{spec.treatment_label} instead of {spec.control_label}, mean place {w.strong_at} against "
+                f"the effect {w.beginner_at} on the same deals (* = significant, Holm-adjusted over {_tests(rows)} tests): "
                 + "; ".join(parts) + ".")
 
     def main_figures(self, spec: Spec, rows: list[StrongRow]) -> CellTable:
         """Per setting: both effects and their difference, for the terminal (NAME.md has them all)."""
         d = max(digits_for(max(r.place_diff.half, r.gap.half)) for r in rows)
-        columns = [("setting", "left"), ("deals", "right"), ("strong effect (95% CI)", "right"),
-                   ("beginner effect (95% CI)", "right"), ("strong minus beginner (95% CI)", "right"),
+        w = self.words
+        columns = [("setting", "left"), ("deals", "right"), (f"{w.strong_effect} (95% CI)", "right"),
+                   (f"{w.beginner_effect} (95% CI)", "right"), (f"{w.gap} (95% CI)", "right"),
                    ("Holm p", "right")]
         cells = [[short_label(p.label or "all"), f"{r.deals:,}", format_interval(r.place_diff, d),
                   format_interval(r.beginner_diff, d), format_interval(r.gap, d), format_p(r.gap.p_holm)]
@@ -283,8 +315,9 @@ class StrongDesign(PairedDesign):
         """The precision of strong minus beginner, and the strong arms' strength where it is measured."""
         halves = [r.gap.half for r in rows]
         differ = [i for i, r in enumerate(rows) if r.gap.significant()]
-        lines = [f"Strong minus beginner: the 95% CI half-width is {_span(halves)}; the strong-play answer differs "
-                 f"significantly from the beginner's at {len(differ)} of {len(rows)} settings."]
+        w = self.words
+        lines = [f"{capitalised(w.gap)}: the 95% CI half-width is {_span(halves)}; {w.strong_answer} differs "
+                 f"significantly from {w.beginner_short} at {len(differ)} of {len(rows)} settings."]
         measured = [(p, r) for p, r in zip(spec.points, rows) if r.strength is not None]
         if not measured:
             return lines
@@ -292,7 +325,7 @@ class StrongDesign(PairedDesign):
         if spec.reference:
             each = "; ".join(f"{short_label(p.label or 'all')}: control {format_interval(r.strength, d)}, treatment "
                              f"{format_interval(r.treatment_strength, d)}" for p, r in measured)
-            lines.append(f"The strong arms' strength (each arm's mean place minus `{spec.reference}`'s in the same "
+            lines.append(f"The {w.strong_arm} arms' strength (each arm's mean place minus `{spec.reference}`'s in the same "
                          f"seat, same deals, opponents and draws; negative = stronger): {each}.")
             weak = [(p, r) for p, r in measured if r.strength.significant() and r.strength.mean > 0]
             lines.append("The control is weaker than the reference at " + ", ".join(
@@ -303,14 +336,15 @@ class StrongDesign(PairedDesign):
         each = (texts[0] + (" at every setting (the same control arms)" if len(measured) > 1 else "")
                 if len(texts) == 1 else
                 ", ".join(f"{short_label(setting_label(p))} {format_interval(r.strength, d)}" for p, r in measured))
-        lines.append("The strong player's strength here (its control arm's mean place minus the beginner "
+        lines.append(f"The {w.strong_arm} player's strength here (its control arm's mean place minus the {w.beginner_arm} "
                      f"control's, same deals and opponents): {each}.")
         return lines
 
     def setup_lines(self, spec: Spec) -> tuple[list[str], list[str]]:
-        b = spec.beginner
-        who = [f"- Strong treatment: `{spec.treatment}` ({spec.treatment_label})",
-               f"- Strong control: `{spec.control}` ({spec.control_label})"]
+        b, w = spec.beginner, self.words
+        arm = capitalised(w.strong_arm)
+        who = [f"- {arm} treatment: `{spec.treatment}` ({spec.treatment_label})",
+               f"- {arm} control: `{spec.control}` ({spec.control_label})"]
         if spec.sweep_name == "variant" and any((p.treatment, p.control) != (spec.treatment, spec.control)
                                                 for p in spec.points):
             who.append("- Levels (a setting's own treatment and control):")
@@ -318,7 +352,7 @@ class StrongDesign(PairedDesign):
                 who.append(f"  - {setting_label(p)}: `{p.treatment}` against `{p.control}`"
                            + (f" ({p.games:,} games)" if p.games and not spec.fields else ""))
         if spec.fields:
-            who.append("- Fields (the opponents of the strong arms; opponent j sits j seats left of the focal "
+            who.append(f"- Fields (the opponents of the {w.strong_arm} arms; opponent j sits j seats left of the focal "
                        "player, cycling through the list):")
             for label in spec.fields:
                 members = [p for p in spec.points if p.field == label]
@@ -329,37 +363,39 @@ class StrongDesign(PairedDesign):
                 who.append(f"  - {label}: {', '.join(f'`{o}`' for o in members[0].opponents)} ({size})")
         else:
             who.append(f"- Opponents: {', '.join(f'`{o}`' for o in spec.opponents)}")
-        who += [f"- Beginner contrast ({b.label}): `{b.treatment}` against `{b.control}`, opponents "
+        who += [f"- {capitalised(w.beginner_arm)} contrast ({b.label}): `{b.treatment}` against `{b.control}`, opponents "
                 f"{', '.join(f'`{o}`' for o in b.opponents)}"
                 + (f"; the basic-level report: [{b.report}]({b.report}.md)" if b.report else "")]
         if spec.reference:
-            who.append(f"- Reference: `{spec.reference}` in the focal seat among the strong arms' opponents, on the "
-                       "same deals: each strong arm's strength is its mean place minus the reference's")
-        if PLAYERS_MARK in spec.treatment + spec.control:
+            who.append(f"- Reference: `{spec.reference}` in the focal seat among the {w.strong_arm} arms' opponents, on "
+                       f"the same deals: each {w.strong_arm} arm's strength is its mean place minus the reference's")
+        if PLAYERS_MARK in spec.treatment + spec.control + " ".join(spec.opponents):
             who.append(f"- `{PLAYERS_MARK}` in a spec is the setting's player count")
         arms = "five" if spec.reference else "four"
+        s_arm, b_arm = w.strong_arm, w.beginner_arm
         design = ["", f"Design: for each deal and each focal seat (every seat, so seat advantage cancels) {arms} games "
-                  "are played on the same cards with the same game id (so the same random draws): the strong "
-                  "treatment and the strong control among the field's opponents, the beginner treatment and the "
-                  "beginner control among the beginner's opponents"
+                  f"are played on the same cards with the same game id (so the same random draws): the {s_arm} "
+                  f"treatment and the {s_arm} control among the field's opponents, the {b_arm} treatment and the "
+                  f"{b_arm} control among the beginner's opponents"
                   + (", and the reference among the field's opponents" if spec.reference else "")
-                  + ". The strong effect is the focal player's place with the strong treatment minus with the strong "
-                  "control, the beginner effect the same for the beginner arms (negative = the treatment finishes "
-                  "better). Strong minus beginner is the per-deal difference of the two effects, with a t interval "
-                  "over deals (a deal's seats and arms form one cluster): where it excludes 0 the strong-play answer "
-                  "differs from the beginner's. "
-                  + ("Each strong arm's strength is its place minus the reference's on the same deals."
+                  + f". The {w.strong_effect} is the focal player's place with the {s_arm} treatment minus with the "
+                  f"{s_arm} control, the {w.beginner_effect} the same for the {b_arm} arms (negative = the treatment "
+                  f"finishes better). {capitalised(w.gap)} is the per-deal difference of the two effects, with a t "
+                  f"interval over deals (a deal's seats and arms form one cluster): where it excludes 0 "
+                  f"{w.strong_answer} differs from {w.beginner_short}. "
+                  + (f"Each {s_arm} arm's strength is its place minus the reference's on the same deals."
                      if spec.reference else
-                     "Where the field's opponents are the beginner's, the strong player's strength is its control "
-                     "arm's place minus the beginner control's on the same deals.")]
+                     f"Where the field's opponents are the beginner's, the {s_arm} player's strength is its control "
+                     f"arm's place minus the {b_arm} control's on the same deals.")]
         return who, design
 
     def table(self, spec: Spec, rows: list[StrongRow]) -> list[str]:
         d = max(digits_for(max(r.place_diff.half, r.gap.half)) for r in rows)
-        versus = f"`{spec.reference}`" if spec.reference else "beginner C"
-        lines = ["| setting | deals | strong T / C mean place | strong effect (95% CI) | Holm p | beginner effect "
-                 "(95% CI) | Holm p | strong minus beginner (95% CI) | Holm p | strong win-rate effect, points "
-                 f"(95% CI) | Holm p | strength: strong C minus {versus} (95% CI) | variance reduction |",
+        w = self.words
+        versus = f"`{spec.reference}`" if spec.reference else f"{w.beginner_arm} C"
+        lines = [f"| setting | deals | {w.strong_arm} T / C mean place | {w.strong_effect} (95% CI) | Holm p | "
+                 f"{w.beginner_effect} (95% CI) | Holm p | {w.gap} (95% CI) | Holm p | {w.strong_arm} win-rate effect, "
+                 f"points (95% CI) | Holm p | strength: {w.strong_arm} C minus {versus} (95% CI) | variance reduction |",
                  "|---" * 13 + "|"]
         for p, r in zip(spec.points, rows):
             s = r.strong
@@ -370,7 +406,7 @@ class StrongDesign(PairedDesign):
                          f"{format_interval(r.gap, d)} | {format_p(r.gap.p_holm)} | "
                          f"{format_points_interval(r.win_diff)} | {format_p(r.win_diff.p_holm)} | {strength} | "
                          f"{r.variance_reduction:.1f}x |")
-        lines += ["", "Game length (actions, R20) of the strong arms' games that did not stall, and the stall rate:",
+        lines += ["", f"Game length (actions, R20) of the {w.strong_arm} arms' games that did not stall, and the stall rate:",
                   "", "| setting | mean length T / C (95% CI) | difference T - C (95% CI) | median T / C | "
                   "stall rate T / C (95% CI) |", "|---" * 5 + "|"]
         for p, r in zip(spec.points, rows):
@@ -379,6 +415,29 @@ class StrongDesign(PairedDesign):
                          f"{format_interval(s.length_diff, 2)} | {s.treatment_median:g} / {s.control_median:g} | "
                          f"{stall_pair_text(s.treatment_stall, s.control_stall)} |")
         return lines
+
+
+class ExpertsDesign(StrongDesign):
+    """The experts design: the strong design's arms and statistics, its two contrasts being one strong player's
+    at two tables: among the field's (strong) opponents, and among the beginner's opponents (`[beginner]`, whose
+    treatment and control are the same strong player's) on the same deals; their difference says whether the
+    tip's answer changes when everyone at the table plays well."""
+    name = "experts"
+    words = TABLE_WORDS
+    effect_words = ("Differences are treatment minus control; strong table minus beginners' table is the effect among "
+                    "strong players minus the effect among beginners on the same deals")
+    plot_panels = (("place_diff", 1, "among strong players: mean place, T minus C", True),
+                   ("beginner_diff", 1, "among beginners: mean place, T minus C", True),
+                   ("gap", 1, "strong table minus beginners' table", True))
+
+    def plain_sentence(self, spec: Spec, rows: list[StrongRow]) -> str:
+        """The strong design's first sentence, led by where the table changes the answer (or that it does not)."""
+        picked = headline_points(spec)
+        changed = [f"{_gap_word(rows[i], self.words)} at {short_label(setting_label(spec.points[i]))}"
+                   for i in picked if rows[i].gap.significant()]
+        table = (f"The table changes this answer: {'; '.join(changed)}. " if changed else
+                 "The table does not change this answer (no significant difference between the tables). ")
+        return plain_sentence(spec, rows, self.words, opening=table)
 
 
 def setting_label(point: Point) -> str:
@@ -399,7 +458,7 @@ def headline_points(spec: Spec) -> list[int]:
     return [i for i, p in enumerate(spec.points) if p.field == field and contrast(p) == first]
 
 
-def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
+def plain_sentence(spec: Spec, rows: list[StrongRow], words: ContrastWords = LEVEL_WORDS, opening: str = "") -> str:
     """The first sentence a player reads: the advice the strong-play answer supports, the effect among
     beginners and at strong play (e.g. "Put your 10s face-up: it gains about 0.13 places a game among
     beginners and 0.09 at strong play."), and first of all whether a control plays worse than the reference."""
@@ -410,35 +469,36 @@ def plain_sentence(spec: Spec, rows: list[StrongRow]) -> str:
     lead, it = lead_words(spec, decider)
     subject = subject_words(spec, it, lead)
     if len(picked) == 1:
-        sentence = sentence_of(lead, _one_setting_body(subject, beginner[0], strong[0]))
+        sentence = sentence_of(lead, _one_setting_body(subject, beginner[0], strong[0], words))
     else:
         labels = [setting_label(spec.points[i]) for i in picked]
         subject = subject if subject == "it" else subject[:1].lower() + subject[1:]
         strong_effects, beginner_effects = list(zip(labels, strong)), list(zip(labels, beginner))
-        bodies = [f"at strong play, {subject} {effects_text(strong_effects, terse=terse)}; among beginners it "
+        bodies = [f"{words.strong_at}, {subject} {effects_text(strong_effects, terse=terse)}; {words.beginner_at} it "
                   f"{effects_text(beginner_effects, terse=terse)}" for terse in (0, 1, 2)]
         if not any(verb_of(x) for x in strong + beginner):
-            bodies.append(f"{subject} {effects_text(strong_effects)}, at strong play or among beginners")
+            bodies.append(f"{subject} {effects_text(strong_effects)}, {words.strong_at} or {words.beginner_at}")
         sentence = plain_of_bodies(lead, bodies)
     weak = [(spec.points[i], r.strength) for i, r in enumerate(rows)
             if spec.points[i].reference and r.strength is not None and r.strength.significant() and r.strength.mean > 0]
     if weak:
         worst = max(weak, key=lambda w: w[1].mean)
         where = "" if len(rows) == 1 else f" at {_and_labels([short_label(p.label) for p, _ in weak])}"
-        sentence = (f"Careful: the control here plays worse than `{worst[0].reference}`{where}, by about "
-                    f"{about(worst[1].mean)}{PLACES}. " + sentence)
-    return sentence
+        return (f"Careful: the control here plays worse than `{worst[0].reference}`{where}, by about "
+                f"{about(worst[1].mean)}{PLACES}. " + opening + sentence)
+    return opening + sentence
 
 
-def _one_setting_body(subject: str, b: Interval, s: Interval) -> str:
+def _one_setting_body(subject: str, b: Interval, s: Interval, words: ContrastWords) -> str:
     """The plain sentence's body at one setting: the effect among beginners (b) and at strong play (s)."""
+    at_b, at_s = words.beginner_at, words.strong_at
     if verb_of(b) and verb_of(b) == verb_of(s):
-        return f"{subject} {verb_of(s)} about {about(b.mean)}{PLACES} among beginners and {about(s.mean)} at strong play"
+        return f"{subject} {verb_of(s)} about {about(b.mean)}{PLACES} {at_b} and {about(s.mean)} {at_s}"
     if not verb_of(b) and not verb_of(s):
-        return f"{subject} makes no clear difference among beginners or at strong play"
+        return f"{subject} makes no clear difference {at_b} or {at_s}"
     joint = " but " if verb_of(b) and verb_of(s) else " and "
     unit = "" if verb_of(b) else PLACES  # the unit goes with the first amount
-    return f"{subject} {effects_text([('', b)])} among beginners{joint}{effects_text([('', s)], unit)} at strong play"
+    return f"{subject} {effects_text([('', b)])} {at_b}{joint}{effects_text([('', s)], unit)} {at_s}"
 
 
 def _and_labels(labels: list) -> str:
@@ -463,18 +523,18 @@ def _starred(x: Interval, d: int) -> str:
     return format_number(x.mean, decimals_for(x.lo, x.hi, d), True) + ("*" if x.significant() else "")
 
 
-def _gap_word(row: StrongRow) -> str:
+def _gap_word(row: StrongRow, words: ContrastWords) -> str:
     """How the strong effect differs from the beginner's (the difference being significant)."""
-    s, b = row.place_diff, row.beginner_diff
+    s, b, at = row.place_diff, row.beginner_diff, words.strong_at
     if s.significant() != b.significant():
-        return "gone at strong play" if b.significant() else "only at strong play"
+        return f"gone {at}" if b.significant() else f"only {at}"
     if s.significant() and (s.mean < 0) != (b.mean < 0):
-        return "reversed at strong play"
-    return "smaller at strong play" if abs(s.mean) < abs(b.mean) else "larger at strong play"
+        return f"reversed {at}"
+    return f"smaller {at}" if abs(s.mean) < abs(b.mean) else f"larger {at}"
 
 
-def gap_verdict(row: StrongRow) -> str:
+def gap_verdict(row: StrongRow, words: ContrastWords = LEVEL_WORDS) -> str:
     """Whether and how the strong-play answer differs from the beginner's, in words."""
     if not row.gap.significant():
-        return "no significant difference from the beginner's answer"
-    return f"the strong-play answer differs from the beginner's: {_gap_word(row)}"
+        return f"no significant difference from {words.beginner_answer}"
+    return f"{words.strong_answer} differs from {words.beginner_short}: {_gap_word(row, words)}"
