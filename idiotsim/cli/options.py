@@ -77,12 +77,20 @@ def load_rules_option(rules_file: str | None, rule: Iterable[str] | None, player
     contradict a number of players the file or a --rule states (a user who says both means one of them)."""
     assignments = list(rule or ())
     rules = load_rules(rules_file, assignments, players=players)
-    stated = stated_value(rules_file, assignments, "players") if players is not None else None
-    if stated is not None and stated != players:
-        where = (f"--rule players={stated}" if stated_value(None, assignments, "players") is not None
-                 else f"players = {stated} in {rules_file}")
-        raise UserError(f"--players {players} contradicts {where}: give the number of players once")
+    if players is not None:
+        check_flag_agrees(rules_file, assignments, "players", players, f"--players {players}", "the number of players")
     return rules
+
+
+def check_flag_agrees(rules_file: str | None, assignments: list, name: str, value, flag: str, what: str) -> None:
+    """A command-line flag that sets rules field `name` to `value` may not contradict a value the rules file or a
+    --rule states for it (a user who says both means one of them): one error line naming both."""
+    stated = stated_value(rules_file, assignments, name)
+    if stated is not None and stated != value:
+        shown = str(stated).lower() if isinstance(stated, bool) else stated  # as the user wrote it
+        where = (f"--rule {name}={shown}" if stated_value(None, assignments, name) is not None
+                 else f"{name} = {shown} in {rules_file}")
+        raise UserError(f"{flag} contradicts {where}: give {what} once")
 
 
 def load_seats(text: str, rules: Rules) -> list:

@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 import typer
 
 from idiotsim.cli.options import (DEFAULT_SEED, GameOpt, PlayersOpt, RevealOpt, RuleOpt, RulesFileOpt, SearchSeedOpt,
-                                  SeedOpt, StrategiesOpt, check_seed, command_name, load_rules_option, load_seats)
+                                  SeedOpt, StrategiesOpt, check_flag_agrees, check_seed, command_name, load_rules_option,
+                                  load_seats)
 from idiotsim.errors import UserError
 from idiotsim.table.levels import bot_specs, levels_help
 
@@ -68,6 +69,7 @@ def play(
         game_seed, game_index, decks, recorded = record.seed, record.game, record.decks, record.decisions
     else:
         seat = 0 if seat is None else seat
+        _check_table_flags(rules_file, list(rule or ()), rounds, seven_low, lowest_starts)
         rules = load_rules_option(rules_file, list(rule or ()) + _table_rules(rounds, seven_low, lowest_starts),
                                   players)
         if not 0 <= seat < rules.players:
@@ -219,6 +221,16 @@ def _table_rules(rounds: int | None, seven_low: bool, lowest_starts: bool) -> li
     """The table's plain flags as rules fields (V4, V1, V3)."""
     fields = [f"rounds={rounds}"] if rounds is not None else []
     return fields + (["low_rank=7"] if seven_low else []) + (["lowest_starts=true"] if lowest_starts else [])
+
+
+def _check_table_flags(rules_file, assignments: list, rounds: int | None, seven_low: bool, lowest_starts: bool) -> None:
+    """--rounds, --seven-low and --lowest-starts may not contradict the rules file or a --rule."""
+    if rounds is not None:
+        check_flag_agrees(rules_file, assignments, "rounds", rounds, f"--rounds {rounds}", "the number of rounds")
+    if seven_low:
+        check_flag_agrees(rules_file, assignments, "low_rank", 7, "--seven-low", "the low rank")
+    if lowest_starts:
+        check_flag_agrees(rules_file, assignments, "lowest_starts", True, "--lowest-starts", "who starts")
 
 
 def _check_fair(seats) -> None:

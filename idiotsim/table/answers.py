@@ -139,7 +139,7 @@ def parse(text: str, decision: int, moves: list[Move], hand, cards=(), show=None
         return Answer(error=f"choose a blind card by its number: 1..{len(moves)}")
     named = _cards_named(typed)
     if decision == ob.SWAP:
-        return _parse_swap(typed, codes, named, cards)
+        return _parse_swap(typed, codes, named, cards, len(moves))
     if answer in PICKUP_WORDS:
         return Answer(move=PICKUP) if PICKUP in codes else Answer(error="the pile is empty: there is nothing to pick up")
     if answer in CHANCE_WORDS:
@@ -210,7 +210,7 @@ def _why_not(rank: int, count: int, extra: int, codes: set) -> str:
     return f"you can play {can} now, not {count}" + (f" +{extra}" if extra else "")
 
 
-def _parse_swap(typed: str, codes: set, named, cards) -> Answer:
+def _parse_swap(typed: str, codes: set, named, cards, listed: int) -> Answer:
     if named is not None and not named[1]:
         if len(named[0]) != 3:
             return Answer(error=f"{typed!r}: at the swap, name three cards or ranks, e.g. K A 2")
@@ -221,7 +221,7 @@ def _parse_swap(typed: str, codes: set, named, cards) -> Answer:
     else:
         words = typed.lower().removeprefix("face-up").replace(",", " ").split()
         if len(words) != 3 or any(w.upper() not in RANK_OF_NAME for w in words):
-            return Answer(error=f"{typed!r}: at the swap, type a number of the list or three ranks (K A 2)")
+            return Answer(error=f"{typed!r}: at the swap, type 1..{listed} from the list, or three ranks (K A 2)")
         ranks = [RANK_OF_NAME[w.upper()] for w in words]
     code = swap_code(ranks)
     if code not in codes:

@@ -52,5 +52,13 @@ def test_players_given_twice_with_two_values_is_an_error_naming_both(capsys, tmp
         f"error: --players 4 contradicts players = 3 in {rules}: give the number of players once"
     assert cli_user_error(capsys, "run", "--rule", "players=3", "--players", 4, "--games", 1, "--out", "unused") == \
         "error: --players 4 contradicts --rule players=3: give the number of players once"
+    assert cli_user_error(capsys, "play", "--rounds", 2, "--rule", "rounds=3") == \
+        "error: --rounds 2 contradicts --rule rounds=3: give the number of rounds once"
+    assert cli_user_error(capsys, "play", "--seven-low", "--rule", "low_rank=9") == \
+        "error: --seven-low contradicts --rule low_rank=9: give the low rank once"
+    rules.write_text("lowest_starts = false\n")
+    assert cli_user_error(capsys, "play", "--lowest-starts", "--rules", rules) == \
+        f"error: --lowest-starts contradicts lowest_starts = false in {rules}: give who starts once"
+    rules.write_text("players = 3\n")
     code, out, err = run_cli(capsys, "trace", "--seed", 1, "--rules", rules, "--players", 3)
     assert code == 0 and out.count('"swap"') == 3

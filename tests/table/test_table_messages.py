@@ -50,7 +50,10 @@ def test_the_not_a_move_messages_fit_a_line_with_their_prompt():
     messages = [turn("x", moves, cards), parse("xyz", ob.SWAP, swaps, None, cards).error,
                 parse("", ob.TURN, moves, None, cards).error]
     assert messages[0] == "'x' is not a move: type 1..13, a play (3 7s, 7H), pickup, hint or quit"
-    assert messages[1] == "'xyz': at the swap, type a number of the list or three ranks (K A 2)"
+    assert messages[1] == "'xyz': at the swap, type 1..1 from the list, or three ranks (K A 2)"
+    many = [Move(1 + 13 * 9 + 169 * r, "") for r in range(10, 12)] * 10  # 20 rows of the list
+    messages.append(parse("99", ob.SWAP, many, None, cards).error)
+    assert messages[3] == "'99': at the swap, type 1..20 from the list, or three ranks (K A 2)"
     assert max(len(m) for m in messages) <= 72  # room for an answer of several letters
 
 
