@@ -38,8 +38,8 @@ from idiotsim.experiments.strategy_text import PLAYERS_MARK
 from idiotsim.experiments.text import (PLACES, about, capitalised, ci_text, digits_for, effects_text,
                                        format_interval, format_number, format_points_interval, game_text,
                                        interval_cells, lead_words, length_pair_text, opponents_text, plain_of_bodies,
-                                       sentence_of, setting_case, short_label, stall_pair_text, subject_words,
-                                       unadjusted_note, verb_of)
+                                       sentence_of, setting_case, settings_words, short_label, stall_pair_text,
+                                       subject_words, unadjusted_note, verb_of)
 from idiotsim.analysis.stats import Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 @dataclass(frozen=True)
@@ -417,6 +417,10 @@ class StrongDesign(PairedDesign):
         return lines
 
 
+TABLE_CHANGES = {"larger": "it matters more", "smaller": "it matters less", "gone": "it stops mattering",
+                 "only": "it matters only", "reversed": "the answer reverses"}  # _gap_word's first word, in plain words
+
+
 class ExpertsDesign(StrongDesign):
     """The experts design: the strong design's arms and statistics, its two contrasts being one strong player's
     at two tables: among the field's (strong) opponents, and among the beginner's opponents (`[beginner]`, whose
@@ -432,9 +436,13 @@ class ExpertsDesign(StrongDesign):
 
     def plain_sentence(self, spec: Spec, rows: list[StrongRow]) -> str:
         """The strong design's first sentence, led by where the table changes the answer (or that it does not)."""
-        picked = headline_points(spec)
-        changed = [f"{_gap_word(rows[i], self.words)} at {short_label(setting_label(spec.points[i]))}"
-                   for i in picked if rows[i].gap.significant()]
+        by_change: dict = {}
+        for i in headline_points(spec):
+            if rows[i].gap.significant():
+                change = _gap_word(rows[i], self.words).split()[0]
+                by_change.setdefault(change, []).append(short_label(setting_label(spec.points[i])))
+        changed = [f"{TABLE_CHANGES[change]} {self.words.strong_at}" + (f" at {settings_words(labels, len(rows))}" if all(labels) else "")
+                   for change, labels in by_change.items()]
         table = (f"The table changes this answer: {'; '.join(changed)}. " if changed else
                  "The table does not change this answer (no significant difference between the tables). ")
         return plain_sentence(spec, rows, self.words, opening=table)

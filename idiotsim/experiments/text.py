@@ -191,7 +191,7 @@ def _and(items: list) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _settings_words(labels: list, total: int, counted: bool = False) -> str:
+def settings_words(labels: list, total: int, counted: bool = False) -> str:
     """'2, 3 and 5 players', 'burn_min=1 and burn_min=4', '12 of 16 settings', 'all 16 settings' (`counted`:
     a count for more than one setting that is not a player count)."""
     if not labels or labels == [""]:
@@ -228,7 +228,7 @@ def effects_text(effects: list, unit: str = PLACES, terse: int = 0) -> str:
         members = [(label, x) for label, x in effects if verb_of(x) == verb]
         if not members:
             continue
-        where = _settings_words([label for label, _ in members], total, counted=terse >= 2)
+        where = settings_words([label for label, _ in members], total, counted=terse >= 2)
         at = f" at {where}" if where else ""
         if not verb:
             groups.append(f"makes no clear difference{at}")

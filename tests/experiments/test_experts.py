@@ -95,9 +95,12 @@ def test_the_first_sentence_says_where_the_table_changes_the_answer(tmp_path):
     changed = [_row((-0.06, -0.08, -0.04), (0.0, -0.01, 0.01), (-0.06, -0.09, -0.03)),
                _row((-0.05, -0.06, -0.04), (-0.04, -0.05, -0.03), (-0.01, -0.03, 0.01))]
     assert ExpertsDesign().plain_sentence(spec, changed) == (
-        "The table changes this answer: only among strong players at 2 players. Hold back copies. Among strong "
+        "The table changes this answer: it matters only among strong players at 2 players. Hold back copies. Among strong "
         "players, it gains about 0.06 and 0.05 places a game at 2 and 3 players; among beginners it gains about "
         "0.04 places a game at 3 players and makes no clear difference at 2 players.")
+    larger = _row((-0.09, -0.10, -0.08), (-0.04, -0.05, -0.03), (-0.05, -0.06, -0.04))
+    assert ExpertsDesign().plain_sentence(spec, [larger, larger]).startswith(
+        "The table changes this answer: it matters more among strong players at 2 and 3 players. ")
     same = [changed[1], changed[1]]
     assert ExpertsDesign().plain_sentence(spec, same).startswith(
         "The table does not change this answer (no significant difference between the tables). Hold back copies")
