@@ -122,6 +122,7 @@ class PairedDesign(DealDesign):
                    "c_stall_lo", "c_stall_hi", "diff_p_holm", "win_p_holm")
     effect_words = "Differences are treatment minus control"
     pairing_words = "the same deals"
+    shared_panels = 0  # the first shared_panels panels of the plot share one y scale (0: each its own)
     plot_panels = (("place_diff", 1, "mean place, treatment minus control", True),
                    ("win_diff", 100, "win rate difference, points", True))
 

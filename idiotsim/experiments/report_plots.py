@@ -51,6 +51,11 @@ def plot(design, spec: Spec, rows: list, path: Path) -> Path:
         ax.grid(alpha=0.3)
         if len(series) > 1:
             ax.legend(fontsize=7)
+    shared = getattr(design, "shared_panels", 0)  # the deal designs' attribute (PairedDesign)
+    if shared > 1:  # effects a reader compares side by side: one scale
+        lows, highs = zip(*(ax.get_ylim() for ax in axes[:shared]))
+        for ax in axes[:shared]:
+            ax.set_ylim(min(lows), max(highs))
     fig.suptitle(f"{spec.title} (95% CI)", fontsize=10)
     return save_png(fig, path, dpi=100)
 

@@ -430,6 +430,7 @@ class ExpertsDesign(StrongDesign):
     words = TABLE_WORDS
     effect_words = ("Differences are treatment minus control; strong table minus beginners' table is the effect among "
                     "strong players minus the effect among beginners on the same deals")
+    shared_panels = 2  # the effect at each table, on one scale
     plot_panels = (("place_diff", 1, "among strong players: mean place, T minus C", True),
                    ("beginner_diff", 1, "among beginners: mean place, T minus C", True),
                    ("gap", 1, "strong table minus beginners' table", True))
