@@ -30,7 +30,8 @@ from idiotsim.experiments.text import (ci_text, digits_for, estimate_cells, form
                                        format_percent, format_points_interval, format_ratio, game_text, interval_cells,
                                        length_pair_text, opponents_text, place_scale_words, setting_case,
                                        short_label, stall_pair_text)
-from idiotsim.experiments.text import effects_text, lead_words, plain_of_bodies, subject_words, verb_of
+from idiotsim.experiments.text import (PLACES, about, effects_text, lead_words, plain_of_bodies, subject_words,
+                                       verb_of)
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, decimals_for, format_p, mean_interval
 
 INDEPENDENT_OFFSET = 1 << 40  # control-arm game ids with streams = "independent"
@@ -321,3 +322,39 @@ def _sweep_words(spec: Spec) -> str:
     if spec.sweep_name == "variant":
         return "variant"
     return "setting"
+
+
+
+class LadderDesign(PairedDesign):
+    """The ladder design: the paired design with a yardstick player as the control and one player a variant as
+    the treatment (each in the focal seat among the same opponents, on the same deals), read as a ranking: who
+    beats the yardstick at that table and who finishes behind it, and by how much."""
+    name = "ladder"
+
+    def plain_sentence(self, spec: Spec, rows: list[PairedRow]) -> str:
+        """E.g. "At a table of learned-search-4p opponents, no player asked beats the gated player:
+        learned-fast-4p finishes about 0.04 places a game behind it, chart about 0.18 and basic about 0.23."."""
+        ranked = sorted(zip(spec.points, rows), key=lambda pr: pr[1].place_diff.mean)
+        settled = [(p.label, r.place_diff) for p, r in ranked if r.place_diff.significant()]
+        ahead = [(label, x) for label, x in settled if x.mean < 0]
+        behind = [(label, x) for label, x in settled if x.mean > 0]
+        level = [p.label for p, r in ranked if not r.place_diff.significant()]
+        clauses = []
+        if ahead:
+            clauses.append(_amounts(ahead, "beats it by about {}" + PLACES, "by about {}"))
+        if behind:
+            clauses.append(_amounts(behind, "finishes about {}" + PLACES + " behind it", "about {}"))
+        if level:
+            clauses.append(_and(level) + (" is" if len(level) == 1 else " are") + " level with it (no clear difference)")
+        where = f"At a table of {opponents_text(spec.points[0].opponents)}"  # at the setting's player count
+        head = f"{where}: " if ahead else f"{where}, no player asked beats {spec.control_label}: "
+        return head + "; ".join(clauses) + "."
+
+
+def _amounts(labelled: list, first: str, rest: str) -> str:
+    """'a finishes about 0.04 places a game behind it, b about 0.10 and c about 0.18'."""
+    return _and([f"{label} {(first if i == 0 else rest).format(about(x.mean))}" for i, (label, x) in enumerate(labelled)])
+
+
+def _and(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -17,12 +17,13 @@ from idiotsim.experiments.spec_points import Point, sweep_points
 from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game.rules import read_toml
 
-DESIGNS = ("paired", "strong", "experts", "seats", "tournament", "disagreement", "chart")
+DESIGNS = ("paired", "ladder", "strong", "experts", "seats", "tournament", "disagreement", "chart")
 COMMON_FIELDS = ("title", "question", "design", "players", "rules", "games", "seed", "notes", "check_games")
 PAIRED_FIELDS = ("treatment", "control", "opponents", "treatment_label", "control_label", "streams", "sweep", "fields",
                  "advice", "advice_against")
 DESIGN_FIELDS = {
     "paired": PAIRED_FIELDS,
+    "ladder": PAIRED_FIELDS,
     "strong": PAIRED_FIELDS + ("beginner", "reference"),
     "experts": PAIRED_FIELDS + ("beginner", "reference"),
     "seats": ("strategy", "sweep"),
@@ -32,6 +33,7 @@ DESIGN_FIELDS = {
 }
 REQUIRED = {
     "paired": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
+    "ladder": ("question", "treatment", "control", "opponents", "players", "games", "seed"),
     "strong": ("question", "treatment", "control", "opponents", "players", "games", "seed", "beginner"),
     "experts": ("question", "treatment", "control", "opponents", "players", "games", "seed", "beginner"),
     "seats": ("question", "strategy", "players", "games", "seed"),
@@ -165,7 +167,7 @@ def load_spec(path) -> Spec:
         return Spec(**common, strategy=strategy, rows=tuple(texts),
                     points=(Point("", "", "", base_rules, strategy=strategy),))
 
-    if design in ("paired", "strong", "experts"):
+    if design in ("paired", "ladder", "strong", "experts"):
         treatment = check_strategy(path, "treatment", data["treatment"], players)
         control = check_strategy(path, "control", data["control"], players)
         opponents = check_spec_list(path, "opponents", data["opponents"], players)

@@ -13,7 +13,7 @@ SWEEP_FIELDS = ("knob", "rule", "values", "variants", "series")
 SERIES_FIELDS = ("knob", "rule", "values")
 DEAL_VARIANT_FIELDS = ("label", "rules", "knobs", "opponents", "treatment", "control", "games", "fields", "level")
 LEVELS = ("beginner", "fast", "strong", "search")  # a strong setting's level of play (the tips table's columns)
-VARIANT_FIELDS = {"paired": DEAL_VARIANT_FIELDS, "strong": DEAL_VARIANT_FIELDS, "experts": DEAL_VARIANT_FIELDS,
+VARIANT_FIELDS = {"paired": DEAL_VARIANT_FIELDS, "ladder": DEAL_VARIANT_FIELDS, "strong": DEAL_VARIANT_FIELDS, "experts": DEAL_VARIANT_FIELDS,
                   "seats": ("label", "rules", "strategy")}
 
 

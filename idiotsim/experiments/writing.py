@@ -12,15 +12,15 @@ from idiotsim.experiments.design import Design
 from idiotsim.experiments.disagreement import DisagreementDesign
 from idiotsim.experiments.index import index_markdown
 from idiotsim.experiments.leaderboard import LeaderboardDesign
-from idiotsim.experiments.paired_design import PairedDesign
+from idiotsim.experiments.paired_design import LadderDesign, PairedDesign
 from idiotsim.experiments.report_markdown import ANSWER_MARK, plain_of
 from idiotsim.experiments.seats import SeatsDesign
 from idiotsim.experiments.spec import Spec, load_spec, spec_paths
 from idiotsim.experiments.strong import ExpertsDesign, StrongDesign
 from idiotsim.runs.atomic_files import make_folder, write_atomic
 
-DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), StrongDesign(), ExpertsDesign(), SeatsDesign(), LeaderboardDesign(),
-                                                  DisagreementDesign(), ChartDesign())}
+DESIGNS: dict[str, Design] = {d.name: d for d in (PairedDesign(), LadderDesign(), StrongDesign(), ExpertsDesign(),
+                                                  SeatsDesign(), LeaderboardDesign(), DisagreementDesign(), ChartDesign())}
 CHECK_FOLDER = "check"  # reports/check/NAME.*: the reduced-size results CI compares (a spec's check_games)
 
 
