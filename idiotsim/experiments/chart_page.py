@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+from pathlib import Path
 
 import numpy as np
 
 from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval, decimals_for, format_p
 from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs
 from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES, COUNTING,
+                                              COUNTING_REPORT,
                                               ORDER_DEALS, ORDER_RULES, PICKUP_RANKS, PICKUP_SIZES, Cell,
                                               pile_words, strong_spec)
 from idiotsim.experiments.chart_play import PlayedChart, games_in_all
@@ -18,6 +20,7 @@ from idiotsim.experiments.chart_seats import SWAP_FIRST_DEAL
 from idiotsim.experiments.design import CellTable
 from idiotsim.experiments.report_markdown import opening, source_lines
 from idiotsim.experiments.strategy_text import at_players
+from idiotsim.experiments.strong_levels import read_levels
 from idiotsim.experiments.text import (csv_value, fitting, format_number, format_percent, rules_text,
                                       unadjusted_note)
 
@@ -107,11 +110,10 @@ def rules_lines(rows: list, rules: ChartRules) -> list[str]:
             "Save your 10s: play one only when nothing else may be played.")
     copies = (f"While the talon lasts, play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time."
               if rules.copies else "Play every copy of the rank you play, talon or not.")
-    full, _, _ = find_cell(rows, "counting-diff", "full-none")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
     counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned "
-                f"player ({_mark(specials)}); remembering every card that left play {difference_text(full)} "
-                f"({_mark(full)}). The chart player does not count.")
+                f"player ({_mark(specials)}); what remembering every card that left play is worth, level by level: see "
+                "\"Counting\" below. The chart player does not count.")
     return [f"1. **The swap.** {swap}", f"2. **Playing.** {play}", f"3. **Picking up.** {pickup}",
             f"4. **Burning.** {burn}", f"5. **Copies.** {copies}", f"6. **Counting.** {counting}"]
 
@@ -274,23 +276,49 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     for k in COPIES:
         x, _, _ = find_cell(rows, "copies", str(k))
         lines.append(f"| {k} | {difference_text(x)} |")
-    lines += ["", "## Counting", "",
-              "What remembering the cards that have left play (burned, buried in the pile, picked up in sight) is "
-              "worth, asked of the learned players (`learned-fast-*`, 24 hidden units: the gated player has no "
-              "model of each kind): three models of one recipe, none of them a model with inputs zeroed: full "
-              "memory (the shipped model), no memory (trained in its own run, without the memory inputs) and only "
-              "the burned 2s and 10s remembered (fitted on the no-memory run's positions with those inputs), each "
-              "against `basic` in the same seat, so every control's strength is in the table.", "",
-              "| memory | against basic |", "|---|---|"]
+    lines += ["", "## Counting", "", *counting_section(played, rows), "", "## Size", "", _size_text(played), "",
+              *source_lines(spec, played.reduced)]
+    return "\n".join(lines)
+
+
+def counting_section(played: PlayedChart, rows: list) -> list[str]:
+    """The Counting section's lines: what counting is worth at each level, quoted from COUNTING_REPORT's
+    committed CSV beside this page's spec (one home per number: this page does not measure it again), then the
+    page's own cells, the burned 2s and 10s alone against no memory."""
+    spec = played.spec
+    report = f"[{COUNTING_REPORT}]({COUNTING_REPORT}.md)"
+    levels = [x for x in read_levels(Path(spec.path).parent / f"{COUNTING_REPORT}.csv")
+              if x.players == spec.players and x.effect is not None]
+    lines = ["Not counting means one thing at every level: knowing everything in sight now (the hand, every "
+             "face-up card, the pile's top run, every size) and nothing of the cards that have left play (burned, "
+             f"buried in the pile, picked up in sight). What counting is worth has one home, {report}: each level's "
+             "counting player against the strongest player of its recipe that does not count, every control "
+             "stronger than `basic`."]
+    if levels:
+        lines += ["", f"Its numbers at {spec.players} players, among `basic` opponents (mean place, counting minus not "
+                  f"counting; 95% CIs and Holm p over that report's tests):", "",
+                  "| level | counting's worth | Holm p | the control against basic | deals |", "|---|---|---|---|---|"]
+        for x in levels:
+            control = difference_text(x.strength) if x.strength is not None else "n/a"
+            lines.append(f"| {x.setting} | {difference_text(x.effect)} | {format_p(x.effect.p_holm)} | {control} | "
+                         f"{x.deals:,} |")
+        first = levels[0]
+        lines.append(f"| beginner (`counter` against basic's play) | {difference_text(first.beginner)} | "
+                     f"{format_p(first.beginner.p_holm)} | 0 (it is `basic`) | {first.deals:,} |")
+    else:
+        lines += ["", f"({COUNTING_REPORT}.csv holds no {spec.players}-player row beside this spec: see {report}.)"]
+    lines += ["", "The chart player does not count. What this page measures itself is the cheapest memory a chart "
+              "could ask for, the burned 2s and 10s alone, on the learned players (`learned-fast-*`, 24 hidden "
+              "units): two models of one recipe, neither a model with inputs zeroed: no memory (trained in its own "
+              "run, without the memory inputs) and only the burned 2s and 10s remembered (fitted on the no-memory "
+              "run's positions with those inputs), each against `basic` in the same seat, so the control's "
+              "strength is in the table.", "", "| memory | against basic |", "|---|---|"]
     for name, model in COUNTING:
         x, _, _ = find_cell(rows, "counting", name)
         lines.append(f"| {name} (`{at_players(model, spec.players)}`) | {difference_text(x)} |")
-    full, _, _ = find_cell(rows, "counting-diff", "full-none")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
-    lines += ["", f"Remembering everything, against no memory: {difference_text(full)}; the burned 2s and 10s alone, "
-              f"against no memory: {difference_text(specials)}.", "", "## Size", "", _size_text(played), "",
-              *source_lines(spec, played.reduced)]
-    return "\n".join(lines)
+    lines += ["", f"The burned 2s and 10s alone, against no memory: {difference_text(specials)}."]
+    return lines
 
 
 def _uncalled_text(rows: list) -> str:
