@@ -10,23 +10,24 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.analysis.stats import ClusterSums, Interval, Moments, adjust_holm, clustered_mean, mean_interval
-from idiotsim.experiments.chart_cells import ORDER_RANKS, cells_of, range_of, strong_spec
+from idiotsim.experiments.chart_cells import ORDER_RANKS, cells_of, range_of, range_players, size_range, strong_spec
 from idiotsim.experiments.chart_play import PlayedChart
 from idiotsim.experiments.spec import Spec
+from idiotsim.experiments.strategy_text import at_players
 
 
 def analyse_chart(played: PlayedChart) -> list:
     """(cell, interval, instances, share of the instances where the arms differ) per cell, Holm over the page."""
     spec = played.spec
-    n = spec.players
     out = []
     for cell in cells_of(spec):
         where = range_of(spec, cell)
+        n = range_players(spec, where)
         seats = played.seats[where]
         a = played.places[(cell.arm, where)].astype(np.int64)
         b = played.places[(cell.reference, where)].astype(np.int64)
         diff = a - b
-        if where in ("cells", "order", "chart", "split"):
+        if where in ("cells", "order", "chart", "split") or where.startswith("chart "):
             moments = Moments()
             moments.add(diff.reshape(-1, n).sum(axis=1))
             interval = mean_interval(moments, n)
@@ -103,13 +104,16 @@ def chart_rules(rows: list, spec: Spec) -> ChartRules:
                       save_specials=int(min(save)[1].split(":")[1]) if save else None, **grown_rules())
 
 
-def chart_share(played: PlayedChart) -> Interval:
-    """The chart player's gain over the strong player's on the same fresh deals (per-deal sums), clustered."""
-    n = played.spec.players
-    seats = played.seats["chart"]
-    basic = played.places[("basic", "chart")].astype(np.int64)
-    c = (played.places[("chart", "chart")] - basic).reshape(-1, n).sum(axis=1)
-    s = (played.places[(strong_spec(played.spec), "chart")] - basic).reshape(-1, n).sum(axis=1)
+def chart_share(played: PlayedChart, players: int | None = None) -> Interval:
+    """The chart player's gain over the strong player's on the same held-out deals (per-deal sums), clustered; at
+    the spec's table size, or at one of OTHER_SIZES."""
+    spec = played.spec
+    n = players or spec.players
+    where = "chart" if n == spec.players else size_range(n)
+    seats = played.seats[where]
+    basic = played.places[("basic", where)].astype(np.int64)
+    c = (played.places[("chart", where)] - basic).reshape(-1, n).sum(axis=1)
+    s = (played.places[(at_players(spec.strategy, n), where)] - basic).reshape(-1, n).sum(axis=1)
     return ClusterSums.of(c, s).ratio(0, 1) if len(seats) else Interval(math.nan)
 
 

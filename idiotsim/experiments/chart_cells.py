@@ -16,6 +16,8 @@ KEEP_RANKS = ("10", "2", "A", "K", "Q", "J", "9", "8", "7")  # ranks basic lays 
 CHART_FIRST_DEAL = 1_000_000  # the chart player's held-out deals ...
 CHART_DEALS = 10  # ... this many times the cells' deals, ...
 HELDOUT_SEED_OFFSET = 1  # ... of the spec's seed + this (no rule was chosen on that seed)
+OTHER_SIZES = (2, 3, 5)  # the chart's worth at these table sizes too, on held-out deals ...
+OTHER_DEALS = 2.5  # ... this many times the cells' deals (at each size)
 SPLIT_FIRST_DEAL = 6_000_000  # the strong player's gain split by kind of decision: deals of their own ...
 SPLIT_DEALS = 2  # ... this many times the cells' deals
 ORDER_FIRST_DEAL = 3_000_000  # the play order's deals (basic's play: engine speed) ...
@@ -85,6 +87,16 @@ def strong_spec(spec: Spec) -> str:
     return at_players(spec.strategy, spec.players)
 
 
+def size_range(players: int) -> str:
+    """The range of the chart player's held-out deals at another table size."""
+    return f"chart {players}p"
+
+
+def range_players(spec: Spec, where: str) -> int:
+    """The table size a range is played at."""
+    return int(where.split()[1][:-1]) if where.startswith("chart ") else spec.players
+
+
 def heldout_seed(spec: Spec) -> int:
     """The seed of the chart player's held-out deals."""
     return spec.seed + HELDOUT_SEED_OFFSET
@@ -109,6 +121,8 @@ def arms_of(spec: Spec) -> dict:
     arms = {"cells": rotated_arms, "order": ["basic"] + [order_spec(knob) for _, _, knob in ORDER_RULES],
             "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, _, k in chart_rule_words() + CHART_SECTIONS],
             "split": ["basic", s] + [split_spec(spec, i) for i in range(1, len(SPLIT_KINDS))]}
+    for k in OTHER_SIZES:
+        arms[size_range(k)] = ["basic", at_players(spec.strategy, k), "chart"]
     for row in spec.rows:
         ranks = row_ranks(row)
         up = "/".join(RANK_NAMES[r] for r in sorted(set(ranks)))
@@ -161,6 +175,10 @@ def cells_of(spec: Spec) -> list[Cell]:
         cells.append(Cell("chart-rule", f"without: {words}", f"chart:{knob}", "chart", key))
     for key, words, knob in CHART_SECTIONS:
         cells.append(Cell("chart-section", f"without {words}", f"chart:{knob}", "chart", key))
+    for k in OTHER_SIZES:
+        cells.append(Cell("size", f"{k} players: the chart player", "chart", "basic", f"{k}:chart"))
+        cells.append(Cell("size", f"{k} players: the strong player", at_players(spec.strategy, k), "basic",
+                          f"{k}:strong"))
     cells.append(Cell("split-total", "the strong player's gain", s, "basic", "strong"))
     for i in range(1, len(SPLIT_KINDS)):
         key, words = SPLIT_KINDS[i]
@@ -177,6 +195,8 @@ def range_of(spec: Spec, cell: Cell) -> str:
         return "chart"
     if cell.section in ("split", "split-total"):
         return "split"
+    if cell.section == "size":
+        return size_range(int(cell.key.split(":")[0]))
     if cell.section == "order":
         return "order"
     return "cells"

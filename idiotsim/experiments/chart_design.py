@@ -22,7 +22,8 @@ with the same game ids, so the same random draws:
 - the chart player (``strategies/chart.py``, which follows the page) and S, each against `basic` in the same
   seat, on held-out deals (another range than the cells', CHART_DEALS times as many, on the spec's seed +
   HELDOUT_SEED_OFFSET, which no rule was chosen on): its gain, its share of S's gain, and what each of its rules
-  and sections is worth (the chart with it switched off, against the chart).
+  and sections is worth (the chart with it switched off, against the chart); and at the other table sizes
+  (OTHER_SIZES, OTHER_DEALS times the cells' deals each), the chart player and S at that size against `basic`.
 - where S's gain comes from: S against S playing `basic`'s move in the decisions of one kind
   (``strategies/search/split.py``, `strong-split`), on deals of their own (SPLIT_DEALS times the cells'), the
   same game ids so the same random draws up to the first decision the split changes; S against `basic` there.
@@ -44,11 +45,13 @@ that strings them together.
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 from idiotsim.experiments.chart_analysis import analyse_chart, chart_rules
 from idiotsim.experiments.chart_cells import (CHART_DEALS, CHART_FIRST_DEAL, KEEP_RANKS, ORDER_DEALS, ORDER_FIRST_DEAL,
-                                              SPLIT_DEALS, SPLIT_FIRST_DEAL, arms_of, heldout_seed)
+                                              OTHER_DEALS, OTHER_SIZES, SPLIT_DEALS, SPLIT_FIRST_DEAL, arms_of,
+                                              heldout_seed, size_range)
 from idiotsim.experiments.chart_page import (SOURCES_PLOT, chart_answer, chart_csv, chart_main_figures, chart_markdown,
                                              chart_plain)
 from idiotsim.experiments.chart_play import PlayedChart, games_in_all, play_arms
@@ -88,15 +91,19 @@ class ChartDesign:
         seats = {"cells": rotated(0, deals, n), "order": rotated(ORDER_FIRST_DEAL, ORDER_DEALS * deals, n),
                  "chart": rotated(CHART_FIRST_DEAL, CHART_DEALS * deals, n),
                  "split": rotated(SPLIT_FIRST_DEAL, SPLIT_DEALS * deals, n)}
+        for k in OTHER_SIZES:
+            seats[size_range(k)] = rotated(CHART_FIRST_DEAL, int(OTHER_DEALS * deals), k)
         for ranks in rows:
             seats[f"row {row_text(ranks)}"] = row_seats[ranks]
         for name in KEEP_RANKS:
             seats[f"keep {name}"] = keep_seats[RANK_OF_NAME[name]]
         keys = [(arm, where) for where, arms in arms_of(spec).items() for arm in arms]
+        held_out = {"chart": n, **{size_range(k): k for k in OTHER_SIZES}}  # range -> its table size
+        groups = [([key for key in keys if key[1] not in held_out], spec.seed, n)]
+        groups += [([key for key in keys if key[1] == where], heldout_seed(spec), k) for where, k in held_out.items()]
         places = {}
-        for held_out in (False, True):  # the chart player's range is played on its own seed (held out)
-            mine = [k for k in keys if (k[1] == "chart") == held_out]
-            places.update(zip(mine, play_arms(rules, heldout_seed(spec) if held_out else spec.seed,
+        for mine, seed, players in groups:
+            places.update(zip(mine, play_arms(replace(rules, players=players), seed,
                                               [(arm, seats[where]) for arm, where in mine], executor)))
         places = {k: places[k] for k in keys}
         return PlayedChart(spec, size, deals, places, seats,

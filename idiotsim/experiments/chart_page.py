@@ -11,9 +11,9 @@ import numpy as np
 from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval, decimals_for, format_p
 from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs, split_shares
 from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_DEALS, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES,
-                                              COUNTING, ORDER_DEALS, ORDER_RULES, PICKUP_RANKS, PICKUP_SIZES,
-                                              SPLIT_DEALS, SPLIT_FIRST_DEAL, Cell, chart_rule_words, heldout_seed,
-                                              pile_words, strong_spec)
+                                              COUNTING, ORDER_DEALS, ORDER_RULES, OTHER_DEALS, OTHER_SIZES,
+                                              PICKUP_RANKS, PICKUP_SIZES, SPLIT_DEALS, SPLIT_FIRST_DEAL, Cell,
+                                              chart_rule_words, heldout_seed, pile_words, size_range, strong_spec)
 from idiotsim.experiments.chart_play import PlayedChart, games_in_all
 from idiotsim.experiments.chart_seats import SWAP_FIRST_DEAL
 from idiotsim.experiments.design import CellTable
@@ -228,10 +228,11 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     lines += [f"| `chart` | {difference_text(chart)} |", f"| `{s}` | {difference_text(strong)} |"]
     share = chart_share(played)
     lines += ["", f"The chart recovers {percent_text(share)} of the strong player's gain (the ratio of the two gains "
-              "on the same deals, its 95% CI by the delta method over deals). What each rule is worth to the chart "
-              "player (the chart with that rule played as `basic` plays it, against the chart, on the same "
-              "held-out deals; positive: the rule helps; \"0 (the same games)\": the rule is `basic`'s own):", "",
-              "| without | against the chart | verdict |", "|---|---|---|"]
+              "on the same deals, its 95% CI by the delta method over deals).", ""]
+    lines += size_lines(played, rows)
+    lines += [f"What each rule is worth to the chart player at {spec.players} players (the chart with that rule played "
+              "as `basic` plays it, against the chart, on the held-out deals; positive: the rule helps; \"0 (the same "
+              "games)\": the rule is `basic`'s own):", "", "| without | against the chart | verdict |", "|---|---|---|"]
     for section, (key, words, _) in ([("chart-rule", r) for r in chart_rule_words()]
                                      + [("chart-section", r) for r in CHART_SECTIONS]):
         x, _, _ = find_cell(rows, section, key)
@@ -332,6 +333,22 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     return "\n".join(lines)
 
 
+def size_lines(played: PlayedChart, rows: list) -> list[str]:
+    """The chart's worth at the other table sizes (the same page; the strong player of each size)."""
+    spec = played.spec
+    deals = len(played.seats[size_range(OTHER_SIZES[0])]) // OTHER_SIZES[0] if OTHER_SIZES else 0
+    lines = [f"At the other table sizes the same page (chosen at {spec.players} players) is worth, on held-out "
+             f"deals of the same seed ({deals:,} deals from {CHART_FIRST_DEAL:,} on at each size), each against "
+             "`basic` in the same seat:", "",
+             "| players | `chart` | the strong player | the chart's share of its gain |", "|---|---|---|---|"]
+    for k in OTHER_SIZES:
+        chart, _, _ = find_cell(rows, "size", f"{k}:chart")
+        strong, _, _ = find_cell(rows, "size", f"{k}:strong")
+        lines.append(f"| {k} | {difference_text(chart)} | {difference_text(strong)} (`"
+                     f"{at_players(spec.strategy, k)}`) | {percent_text(chart_share(played, k))} |")
+    return lines + [""]
+
+
 def split_lines(played: PlayedChart, rows: list) -> list[str]:
     """The section "Where the strong player's gain comes from": a table, largest share first, and its plot."""
     spec = played.spec
@@ -378,7 +395,8 @@ def _size_text(played: PlayedChart) -> str:
     span = f"{min(seats):,}" if min(seats) == max(seats) else f"{min(seats):,} to {max(seats):,}"
     return (f"{played.deals:,} deals, each at every seat, for the pickup, burning, copies and counting cells "
             f"({played.deals * spec.players:,} games an arm); {CHART_DEALS * played.deals:,} held-out deals for the "
-            f"chart player (seed {heldout_seed(spec)}); {SPLIT_DEALS * played.deals:,} deals from {SPLIT_FIRST_DEAL:,} "
+            f"chart player (seed {heldout_seed(spec)}), and {int(OTHER_DEALS * played.deals):,} at each other table "
+            f"size; {SPLIT_DEALS * played.deals:,} deals from {SPLIT_FIRST_DEAL:,} "
             "on for where the strong player's gain comes from; "
             f"{ORDER_DEALS * played.deals:,} deals, each at every seat, for the play order (played at engine speed: "
             f"{ORDER_DEALS * played.deals * spec.players:,} games an arm); {span} seats (from {min(deals):,} to "
