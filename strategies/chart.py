@@ -3,8 +3,10 @@
 The page (every cell measured at strong play, ``idiotsim.experiments.chart_design``) tells a player, and this player does:
 
 - THE SWAP (R6): lay face-up the row of SWAP_ROWS (best first) placed highest that the six cards can make; when
-  they make none, basic's row (the three best cards by 3 < .. < A < 2 < 10) with the ranks of KEEP_IN_HAND kept
-  in hand (face-up only as many of them as the hand's three places cannot hold).
+  they make none, three of a kind (SWAP_TRIPLES; the lowest), else the highest pair of 3s to SWAP_PAIRS_TO
+  with the best other card by basic's key (3 < .. < A < 2 < 10), else basic's row (the three best cards by that
+  key) with the ranks of KEEP_IN_HAND kept in hand (face-up only as many of them as the hand's three places
+  cannot hold).
 - PICKUPS (R14): in the hand phase, a pile of 1..PICKUP_MAX cards whose every card is a 2 or an ordinary rank
   >= PICKUP_MIN_RANK is picked up (PICKUP_MAX 0: never by choice).
 - BURNING: a 10 as soon as the pile holds BURN_FROM cards (0: only when nothing else may be played).
@@ -13,10 +15,15 @@ The page (every cell measured at strong play, ``idiotsim.experiments.chart_desig
   of them may follow; with SAVE_SPECIALS, a pickup of a pile of 1..SAVE_SPECIALS cards rather than a 2 or a 10
   when no ordinary rank may be played (hand phase). 0: basic's order.
 - COPIES: while the talon lasts, a play from the hand holds at most COPIES_MAX cards (0: every copy).
+- ONE AT A TIME: a play from the hand of a rank in SINGLY (10s, Ks and As) is one card (Ks and As all together
+  where they make four of a kind on the pile), and of 2s while the talon lasts (TWOS_SINGLY); every other rank
+  goes with every copy.
 - Everything else is `basic`'s move: the lowest legal ordinary rank with every copy, then 2s, then 10s.
 
 The constants are the page's verdicts as reports/chart.csv states them (tests/experiments/test_chart.py holds
-them equal). The knobs switch a section off (basic's play in its place), for the page's "what each section is
+them equal): the measured cells' verdicts, and the rules grown from the decomposition of the strong player's gain
+(SWAP_TRIPLES, SWAP_PAIRS_TO, SINGLY, TWOS_SINGLY; chosen on deals of their own, their worth measured on held-out
+deals, reports/chart.md). The knobs switch a section off (basic's play in its place), for the page's "what each section is
 worth", and set the play order's rules, for its cells; the player the page describes is every knob at its default.
 """
 from __future__ import annotations
@@ -25,8 +32,9 @@ import numpy as np
 
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, lowest_blind, play_all, swap_best
 from idiotsim.game.cards import ACE, ORDINARY_MASK, RANK_OF_NAME, TEN, TWO
-from idiotsim.game.moves import MAX_MOVES, PICKUP, can_play, list_swap_moves, play, playable_mask
-from idiotsim.game.observation import (DECISION, FACEUP_SIZE, HAND_SIZE, MUST_PLAY, NR, PILE_SIZE, SEAT,
+from idiotsim.game.moves import (MAX_MOVES, PICKUP, can_play, list_swap_moves, play, play_burns, playable_mask,
+                                 swap_choice)
+from idiotsim.game.observation import (DECISION, FACEUP, FACEUP_SIZE, HAND_SIZE, MUST_PLAY, NR, PILE_SIZE, SEAT,
                                        SOURCE,
                                        SRC_HAND, SWAP, TALON_SIZE, TURN)
 from idiotsim.engine.memory import stack_ints
@@ -47,6 +55,11 @@ COPIES_MAX = 0  # at most this many cards a play from the hand while the talon l
 TWO_FROM = RANK_OF_NAME["A"]  # the play order: a 2 rather than the lowest legal ordinary rank from this rank id up (0: never)
 STOP = 0  # the play order: 1 the lowest card none of the next player's face-up cards beats, when that is all they have
 SAVE_SPECIALS = 0  # pick up a pile of 1..SAVE_SPECIALS cards rather than spend a 2 or a 10 on it (0: never)
+SWAP_TRIPLES = 1  # no listed row: three of a kind face-up (1) or not (0)
+SWAP_PAIRS_TO = RANK_OF_NAME["K"]  # no listed row nor three of a kind: the highest pair of 3s up to this rank id,
+# with the best other card, face-up (0: never)
+SINGLY = ("10", "K", "A")  # ranks played one card at a time from the hand
+TWOS_SINGLY = 1  # 2s one at a time from the hand while the talon lasts (1) or every copy (0)
 
 NOT_LISTED = 10_000  # a row the page does not list
 
@@ -73,12 +86,22 @@ def keep_preference(keep) -> np.ndarray:
     return np.array(order, np.int64)
 
 
+def rank_bits(ranks) -> int:
+    """One bit per rank named ("10", "K")."""
+    bits = 0
+    for name in ranks:
+        bits |= 1 << RANK_OF_NAME[name]
+    return bits
+
+
 ROW_PLACE = row_places(SWAP_ROWS)
 FALLBACK_PREFERENCE = keep_preference(KEEP_IN_HAND)
+SINGLY_BITS = rank_bits(SINGLY)
 
 # Each section of the page can be switched off (basic's play in its place); the page's player is every knob at 1.
 KNOBS = (
-    Knob("swap", 1, 0, 1, "1 the page's swap (its rows, ranks kept in hand); 0 basic's swap"),
+    Knob("swap", 1, 0, 1, "1 the page's listed rows and ranks kept in hand; 0 not (basic's row, or the triples and "
+                          "pairs knobs)"),
     Knob("pickups", 1, 0, 1, "1 the page's voluntary pickups; 0 never by choice (basic)"),
     Knob("burning", 1, 0, 1, "1 the page's burning; 0 a 10 only when nothing else may be played (basic)"),
     Knob("copies", 1, 0, 1, "1 the page's copies while the talon lasts; 0 every copy (basic)"),
@@ -91,6 +114,13 @@ KNOBS = (
     Knob("save_specials", SAVE_SPECIALS, 0, 52,
          "pick up a pile of 1..N cards (hand phase) rather than play a 2 or a 10 on it when no ordinary card may "
          "be played; 0 never (basic)"),
+    Knob("triples", SWAP_TRIPLES, 0, 1, "with no listed row: 1 three of a kind face-up; 0 not (basic's row)"),
+    Knob("pairs", SWAP_PAIRS_TO, 0, ACE,
+         "with no listed row nor three of a kind: the highest pair of rank id 1 ('3') up to this one face-up with "
+         "the best other card; 0 never (basic's row)"),
+    Knob("high_singly", 1, 0, 1, "1 Ks and As (of SINGLY) one at a time from the hand; 0 every copy (basic)"),
+    Knob("tens_singly", 1, 0, 1, "1 10s (of SINGLY) one at a time from the hand; 0 every copy (basic)"),
+    Knob("twos_singly", TWOS_SINGLY, 0, 1, "1 2s one at a time from the hand while the talon lasts; 0 every copy"),
 )
 K = knob_ids(KNOBS)
 
@@ -98,16 +128,57 @@ K = knob_ids(KNOBS)
 # ---- the player ----------------------------------------------------------------------------------------------
 
 @kernel
-def chart_swap(obs, hand):
-    """The listed row placed highest that the six cards can make, else basic's row with KEEP_IN_HAND in hand."""
-    best = swap_best(obs, hand, FALLBACK_PREFERENCE)
-    best_place = NOT_LISTED
-    choices = stack_ints(MAX_MOVES)
-    for i in range(list_swap_moves(obs, hand, choices)):
-        place = ROW_PLACE[choices[i]]
-        if place < best_place:
-            best, best_place = choices[i], place
-    return best
+def group_swap(obs, hand, triples, pairs_to):
+    """Three of a kind (the lowest, with `triples`), else the highest pair of rank id 1 up to `pairs_to` with the
+    best other card by basic's key; -1 when the six cards hold neither."""
+    row = FACEUP + obs[SEAT] * NR
+    if triples != 0:
+        for r in range(1, NR):
+            if r != TEN and hand[r] + obs[row + r] >= 3:
+                return swap_choice(r, r, r)
+    for r in range(min(pairs_to, NR - 1), 0, -1):
+        if r != TEN and hand[r] + obs[row + r] >= 2:
+            for i in range(NR):
+                other = BASIC_PREFERENCE[i]
+                if hand[other] + obs[row + other] - (2 if other == r else 0) > 0:
+                    return swap_choice(r, r, other)
+    return -1
+
+
+@kernel
+def chart_swap(obs, hand, params):
+    """The listed row placed highest that the six cards can make, else three of a kind or the highest pair with
+    the best other card (the `triples` and `pairs` knobs), else basic's row with KEEP_IN_HAND in hand."""
+    if params[K.swap] != 0:
+        best_place = NOT_LISTED
+        best = -1
+        choices = stack_ints(MAX_MOVES)
+        for i in range(list_swap_moves(obs, hand, choices)):
+            place = ROW_PLACE[choices[i]]
+            if place < best_place:
+                best, best_place = choices[i], place
+        if best_place < NOT_LISTED:
+            return best
+    group = group_swap(obs, hand, params[K.triples], int(params[K.pairs]))
+    if group >= 0:
+        return group
+    return swap_best(obs, hand, FALLBACK_PREFERENCE if params[K.swap] != 0 else BASIC_PREFERENCE)
+
+
+@kernel
+def one_at_a_time(obs, hand, params, move):
+    """`move` (a play from the hand) cut to one card where the chart says so: 10s, and Ks and As (SINGLY) unless
+    they make four of a kind; 2s while the talon lasts."""
+    if move < 0 or obs[SOURCE] != SRC_HAND or (move >> 4) & 15 <= 1 or (move >> 8) != 0:
+        return move
+    rank = move & 15
+    if rank == TEN and params[K.tens_singly] != 0 and (SINGLY_BITS >> TEN) & 1:
+        return play(rank, 1, 0)
+    if rank != TEN and (SINGLY_BITS >> rank) & 1 and params[K.high_singly] != 0 and not play_burns(obs, move):
+        return play(rank, 1, 0)  # but all of them where they make four of a kind (a burn, R16.2)
+    elif rank == TWO and params[K.twos_singly] != 0 and obs[TALON_SIZE] > 0:
+        return play(rank, 1, 0)
+    return move
 
 
 @kernel
@@ -127,6 +198,12 @@ def stopping_rank(obs, hand, lowest):
 
 @kernel
 def chart_turn(obs, hand, params):
+    return one_at_a_time(obs, hand, params, page_turn(obs, hand, params))
+
+
+@kernel
+def page_turn(obs, hand, params):
+    """The turn by the measured sections (pickups, burning, the play order, copies), before ONE AT A TIME."""
     basic = basic_turn(obs, hand)
     if obs[MUST_PLAY] >= 0:  # V12: the opening play is basic's
         return basic
@@ -157,7 +234,7 @@ def chart_turn(obs, hand, params):
 @strategy_function
 def decide(obs, hand, params, rng):
     if obs[DECISION] == SWAP:
-        return chart_swap(obs, hand) if params[K.swap] != 0 else swap_best(obs, hand, BASIC_PREFERENCE)
+        return chart_swap(obs, hand, params)
     if obs[DECISION] == TURN:
         return chart_turn(obs, hand, params)
     return lowest_blind(obs)
@@ -166,8 +243,8 @@ def decide(obs, hand, params, rng):
 STRATEGY = Strategy(
     name="chart",
     decide=decide,
-    description="the strategy chart (reports/chart.md) as a player: its face-up rows, play order, pickups, burning "
-                "and copies; basic's move elsewhere",
+    description="the strategy chart (reports/chart.md) as a player: its face-up rows, pairs and triples, play "
+                "order, one card at a time, pickups, burning and copies; basic's move elsewhere",
     knobs=KNOBS,
     looks_at=("own cards", "pile", "the talon", "the next player's face-up row (the stop knob)"),
 )

@@ -28,6 +28,7 @@ FAMILY_MODULES = {  # module -> (attributes holding its families, every name the
     "search": (("STRATEGY", "PERFECT_INFO"), (
         "search", "learned-search-2p", "learned-search-3p", "learned-search-4p", "learned-search-5p",
         "search-perfect-info")),
+    "search.split": (("STRATEGY",), ("strong-split",)),
     "learned": (("STRATEGY",), (
         "learned", "learned-4p", "learned-fast-4p", "learned-fast-nomem-4p", "learned-fast-specials-4p", "learned-2p", "learned-fast-2p",
         "learned-fast-nomem-2p", "learned-3p", "learned-fast-3p", "learned-fast-nomem-3p", "learned-5p",

@@ -34,7 +34,7 @@ STRATEGY_LAYERS = (
     ("idiotsim.strategies.basic", "idiotsim.strategies.randomplay", "idiotsim.strategies.heuristic",
      "idiotsim.strategies.counter", "idiotsim.strategies.cascade", "idiotsim.strategies.weighted",
      "idiotsim.strategies.search", "idiotsim.strategies.learned", "idiotsim.strategies.chart"),
-    ("idiotsim.strategies.toolkit", "idiotsim.strategies.constraints"),
+    ("idiotsim.strategies.toolkit", "idiotsim.strategies.constraints", "idiotsim.strategies.split_kinds"),
 )
 TOOLS = LAYERS[1]  # independent of each other
 FACADE = "idiotsim.strategy_api"  # for strategy files; the package imports the homes of its names

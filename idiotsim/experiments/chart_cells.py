@@ -6,13 +6,20 @@ from dataclasses import dataclass
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.strategy_text import at_players, row_ranks, row_text, with_knobs
 from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME
+from idiotsim.strategies.split_kinds import KINDS as SPLIT_KINDS
 
 PICKUP_SIZES = (1, 2, 3, 5)  # piles of 1..N cards
 PICKUP_RANKS = ("9", "J", "Q", "K", "A")  # every card a 2 or this rank or higher
 BURN_SIZES = (1, 3, 5, 8, 12)  # a 10 as soon as the pile holds N cards
 COPIES = (1, 2)  # at most N cards a play while the talon lasts
 KEEP_RANKS = ("10", "2", "A", "K", "Q", "J", "9", "8", "7")  # ranks basic lays face-up often enough to ask
-CHART_FIRST_DEAL = 1_000_000  # the chart player's fresh deals
+CHART_FIRST_DEAL = 1_000_000  # the chart player's held-out deals ...
+CHART_DEALS = 10  # ... this many times the cells' deals, ...
+HELDOUT_SEED_OFFSET = 1  # ... of the spec's seed + this (no rule was chosen on that seed)
+OTHER_SIZES = (2, 3, 5)  # the chart's worth at these table sizes too, on held-out deals ...
+OTHER_DEALS = 2.5  # ... this many times the cells' deals (at each size)
+SPLIT_FIRST_DEAL = 6_000_000  # the strong player's gain split by kind of decision: deals of their own ...
+SPLIT_DEALS = 2  # ... this many times the cells' deals
 ORDER_FIRST_DEAL = 3_000_000  # the play order's deals (basic's play: engine speed) ...
 ORDER_DEALS = 25  # ... this many times the cells' deals
 
@@ -27,7 +34,8 @@ SAVE_SIZES = (1, 2)  # the play order: pick up a pile of 1..N cards rather than 
 
 
 # the chart player with every section off: basic (tests/experiments/test_chart.py)
-BASIC_KNOBS = "swap=0,pickups=0,burning=0,copies=0,two_from=0,stop=0,save_specials=0"
+BASIC_KNOBS = ("swap=0,pickups=0,burning=0,copies=0,two_from=0,stop=0,save_specials=0,triples=0,pairs=0,"
+               "high_singly=0,tens_singly=0,twos_singly=0")
 ORDER_RULES = tuple((r, f"a 2 rather than {'an' if r == 'A' else 'a'} {r}{'' if r == 'A' else ' or higher'}",
                      f"two_from={RANK_OF_NAME[r]}") for r in ORDER_RANKS) + (
     ("stop", "the lowest card the next player's face-up cards cannot beat, when that is all they have", "stop=1"),
@@ -35,8 +43,30 @@ ORDER_RULES = tuple((r, f"a 2 rather than {'an' if r == 'A' else 'a'} {r}{'' if 
            f"save_specials={k}") for k in SAVE_SIZES)  # (key, words, knob) of each play-order cell
 
 
-CHART_SECTIONS = (("swap", "swap=0"), ("pickups", "pickups=0"), ("burning", "burning=0"), ("copies", "copies=0"),
-                  ("play order", "two_from=0,stop=0,save_specials=0"))  # the chart's sections, each switched off
+
+
+def chart_rule_words() -> tuple:
+    """(key, words, knobs) of each of the chart's rules, each switched off (the words of the grown ones from the
+    `chart` player's constants, strategies/chart.py): what each is worth to the chart player."""
+    from idiotsim.strategies import chart
+    pairs = RANK_NAMES[chart.SWAP_PAIRS_TO] if chart.SWAP_PAIRS_TO else "-"
+    high = " and ".join(f"{r}s" for r in chart.SINGLY if r in ("K", "A"))
+    return (("rows", "the listed rows (a low pair beside a 10, ...)", "swap=0"),
+            ("triples", "three of a kind face-up", "triples=0"),
+            ("pairs", f"the highest pair up to {pairs} face-up, with the best other card", "pairs=0"),
+            ("two-for-A", "a 2 rather than an A", "two_from=0"),
+            ("high-singly", f"{high} one at a time (all of them when they make four of a kind)", "high_singly=0"),
+            ("tens-singly", "10s one at a time", "tens_singly=0"),
+            ("twos-singly", "2s one at a time while the talon lasts", "twos_singly=0"),
+            ("pickups", "never pick up by choice", "pickups=0"),
+            ("burning", "save your 10s", "burning=0"),
+            ("copies", "every copy of the other ranks", "copies=0"))
+
+
+# The chart's two sections, each switched off whole: the swap and the play.
+CHART_SECTIONS = (("swap", "the swap (rows, three of a kind, pairs)", "swap=0,triples=0,pairs=0"),
+                  ("play", "the play (a 2 rather than an A, one at a time)",
+                   "two_from=0,stop=0,save_specials=0,high_singly=0,tens_singly=0,twos_singly=0"))
 
 
 # The memory a chart could ask for, measured here: the burned 2s and 10s alone, against no memory. What
@@ -59,6 +89,26 @@ def strong_spec(spec: Spec) -> str:
     return at_players(spec.strategy, spec.players)
 
 
+def size_range(players: int) -> str:
+    """The range of the chart player's held-out deals at another table size."""
+    return f"chart {players}p"
+
+
+def range_players(spec: Spec, where: str) -> int:
+    """The table size a range is played at."""
+    return int(where.split()[1][:-1]) if where.startswith("chart ") else spec.players
+
+
+def heldout_seed(spec: Spec) -> int:
+    """The seed of the chart player's held-out deals."""
+    return spec.seed + HELDOUT_SEED_OFFSET
+
+
+def split_spec(spec: Spec, kind: int) -> str:
+    """The strong player with basic's move in the decisions of one kind (strategies/search/split.py)."""
+    return f"strong-split:kind={kind},players={spec.players}"
+
+
 def basic_row_spec(spec: Spec) -> str:
     return with_knobs(strong_spec(spec), {"swap": 0})
 
@@ -71,7 +121,10 @@ def arms_of(spec: Spec) -> dict:
     rotated_arms += [f"{s}+tens={k}" for k in BURN_SIZES] + [f"{s}+copies={k}" for k in COPIES]
     rotated_arms += [at_players(m, spec.players) for _, m in COUNTING]
     arms = {"cells": rotated_arms, "order": ["basic"] + [order_spec(knob) for _, _, knob in ORDER_RULES],
-            "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, k in CHART_SECTIONS]}
+            "chart": ["basic", s, "chart"] + [f"chart:{k}" for _, _, k in chart_rule_words() + CHART_SECTIONS],
+            "split": ["basic", s] + [split_spec(spec, i) for i in range(1, len(SPLIT_KINDS))]}
+    for k in OTHER_SIZES:
+        arms[size_range(k)] = ["basic", at_players(spec.strategy, k), "chart"]
     for row in spec.rows:
         ranks = row_ranks(row)
         up = "/".join(RANK_NAMES[r] for r in sorted(set(ranks)))
@@ -119,8 +172,18 @@ def cells_of(spec: Spec) -> list[Cell]:
         cells.append(Cell("order", words, order_spec(knob), "basic", key))
     cells.append(Cell("chart", "the chart player", "chart", "basic", "chart"))
     cells.append(Cell("chart", "the strong player", s, "basic", "strong"))
-    for section, knob in CHART_SECTIONS:
-        cells.append(Cell("chart-section", f"without its {section}", f"chart:{knob}", "chart", section))
+    for key, words, knob in chart_rule_words():
+        cells.append(Cell("chart-rule", f"without: {words}", f"chart:{knob}", "chart", key))
+    for key, words, knob in CHART_SECTIONS:
+        cells.append(Cell("chart-section", f"without {words}", f"chart:{knob}", "chart", key))
+    for k in OTHER_SIZES:
+        cells.append(Cell("size", f"{k} players: the chart player", "chart", "basic", f"{k}:chart"))
+        cells.append(Cell("size", f"{k} players: the strong player", at_players(spec.strategy, k), "basic",
+                          f"{k}:strong"))
+    cells.append(Cell("split-total", "the strong player's gain", s, "basic", "strong"))
+    for i in range(1, len(SPLIT_KINDS)):
+        key, words = SPLIT_KINDS[i]
+        cells.append(Cell("split", words, split_spec(spec, i), s, key))
     return cells
 
 
@@ -129,8 +192,12 @@ def range_of(spec: Spec, cell: Cell) -> str:
         return f"row {cell.name}"
     if cell.section == "keep":
         return f"keep {cell.name}"
-    if cell.section in ("chart", "chart-section"):
+    if cell.section in ("chart", "chart-section", "chart-rule"):
         return "chart"
+    if cell.section in ("split", "split-total"):
+        return "split"
+    if cell.section == "size":
+        return size_range(int(cell.key.split(":")[0]))
     if cell.section == "order":
         return "order"
     return "cells"

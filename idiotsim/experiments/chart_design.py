@@ -20,7 +20,13 @@ with the same game ids, so the same random draws:
   what the cheapest memory a chart could ask for is worth. What remembering every card that left play is worth
   is not measured here: the page quotes reports/counting_strong.csv, its one home (``chart_page.counting_section``).
 - the chart player (``strategies/chart.py``, which follows the page) and S, each against `basic` in the same
-  seat, on fresh deals (another range than the cells'): its gain and its share of S's gain.
+  seat, on held-out deals (another range than the cells', CHART_DEALS times as many, on the spec's seed +
+  HELDOUT_SEED_OFFSET, which no rule was chosen on): its gain, its share of S's gain, and what each of its rules
+  and sections is worth (the chart with it switched off, against the chart); and at the other table sizes
+  (OTHER_SIZES, OTHER_DEALS times the cells' deals each), the chart player and S at that size against `basic`.
+- where S's gain comes from: S against S playing `basic`'s move in the decisions of one kind
+  (``strategies/search/split.py``, `strong-split`), on deals of their own (SPLIT_DEALS times the cells'), the
+  same game ids so the same random draws up to the first decision the split changes; S against `basic` there.
 
 A rule enters the chart (``chart_rules``) where it beats the beginner's rule with a Holm-adjusted p below 0.05
 and costs the strong player nothing measurable (against S, not significantly worse); the rows are ranked by
@@ -39,15 +45,19 @@ that strings them together.
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 from idiotsim.experiments.chart_analysis import analyse_chart, chart_rules
-from idiotsim.experiments.chart_cells import CHART_FIRST_DEAL, KEEP_RANKS, ORDER_DEALS, ORDER_FIRST_DEAL, arms_of
-from idiotsim.experiments.chart_page import chart_answer, chart_csv, chart_main_figures, chart_markdown, chart_plain
+from idiotsim.experiments.chart_cells import (CHART_DEALS, CHART_FIRST_DEAL, KEEP_RANKS, ORDER_DEALS, ORDER_FIRST_DEAL,
+                                              OTHER_DEALS, OTHER_SIZES, SPLIT_DEALS, SPLIT_FIRST_DEAL, arms_of,
+                                              heldout_seed, size_range)
+from idiotsim.experiments.chart_page import (SOURCES_PLOT, chart_answer, chart_csv, chart_main_figures, chart_markdown,
+                                             chart_plain)
 from idiotsim.experiments.chart_play import PlayedChart, games_in_all, play_arms
 from idiotsim.experiments.chart_seats import find_seats, rotated
 from idiotsim.experiments.design import Rendered
-from idiotsim.experiments.report_plots import chart_plot
+from idiotsim.experiments.report_plots import chart_plot, sources_plot
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game.cards import RANK_OF_NAME
@@ -58,7 +68,7 @@ QUICK_GAMES = 40  # each arm's games with --quick
 
 class ChartDesign:
     name = "chart"
-    full_size_files = (".md", ".csv", ".png")
+    full_size_files = (".md", ".csv", ".png", SOURCES_PLOT)
 
     def committed_games(self, spec: Spec, csv_path: Path) -> int:
         with Path(csv_path).open(newline="") as f:
@@ -79,14 +89,23 @@ class ChartDesign:
         row_seats, keep_seats, same = find_seats(rules, spec.seed, rows, [RANK_OF_NAME[r] for r in KEEP_RANKS],
                                                  deals * n)
         seats = {"cells": rotated(0, deals, n), "order": rotated(ORDER_FIRST_DEAL, ORDER_DEALS * deals, n),
-                 "chart": rotated(CHART_FIRST_DEAL, deals, n)}
+                 "chart": rotated(CHART_FIRST_DEAL, CHART_DEALS * deals, n),
+                 "split": rotated(SPLIT_FIRST_DEAL, SPLIT_DEALS * deals, n)}
+        for k in OTHER_SIZES:
+            seats[size_range(k)] = rotated(CHART_FIRST_DEAL, int(OTHER_DEALS * deals), k)
         for ranks in rows:
             seats[f"row {row_text(ranks)}"] = row_seats[ranks]
         for name in KEEP_RANKS:
             seats[f"keep {name}"] = keep_seats[RANK_OF_NAME[name]]
-        jobs = [(arm, seats[where]) for where, arms in arms_of(spec).items() for arm in arms]
-        places = dict(zip(((arm, seats_name) for seats_name, arms in arms_of(spec).items() for arm in arms),
-                          play_arms(rules, spec.seed, jobs, executor)))
+        keys = [(arm, where) for where, arms in arms_of(spec).items() for arm in arms]
+        held_out = {"chart": n, **{size_range(k): k for k in OTHER_SIZES}}  # range -> its table size
+        groups = [([key for key in keys if key[1] not in held_out], spec.seed, n)]
+        groups += [([key for key in keys if key[1] == where], heldout_seed(spec), k) for where, k in held_out.items()]
+        places = {}
+        for mine, seed, players in groups:
+            places.update(zip(mine, play_arms(replace(rules, players=players), seed,
+                                              [(arm, seats[where]) for arm, where in mine], executor)))
+        places = {k: places[k] for k in keys}
         return PlayedChart(spec, size, deals, places, seats,
                            {row_text(ranks): same[ranks] for ranks in rows}, quick=quick)
 
@@ -98,6 +117,7 @@ class ChartDesign:
         rules = chart_rules(rows, played.spec)
         answer = chart_answer(played, rows, rules)
         plot = chart_plot(played, rows, rules, Path(out_dir) / f"{played.spec.name}.png")
+        sources = sources_plot(played, rows, Path(out_dir) / f"{played.spec.name}{SOURCES_PLOT}")
         games = games_in_all(played)
         return Rendered(chart_markdown(played, rows, rules, answer, plot.name), chart_csv(played, rows, games), answer,
-                        games, files=[plot], table=chart_main_figures(rows), plain=chart_plain(played, rows, rules))
+                        games, files=[plot, sources], table=chart_main_figures(rows), plain=chart_plain(played, rows, rules))

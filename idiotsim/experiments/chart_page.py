@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from idiotsim.analysis.stats import UNADJUSTED_ONLY, Interval, decimals_for, format_p
-from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs
-from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES, COUNTING,
-                                              COUNTING_REPORT,
-                                              ORDER_DEALS, ORDER_RULES, PICKUP_RANKS, PICKUP_SIZES, Cell,
-                                              pile_words, strong_spec)
+from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_rules, chart_share, costs, split_shares
+from idiotsim.experiments.chart_cells import (BURN_SIZES, CHART_DEALS, CHART_FIRST_DEAL, CHART_SECTIONS, COPIES,
+                                              COUNTING, COUNTING_REPORT, ORDER_DEALS, ORDER_RULES, OTHER_DEALS,
+                                              OTHER_SIZES, PICKUP_RANKS, PICKUP_SIZES, SPLIT_DEALS, SPLIT_FIRST_DEAL, Cell,
+                                              chart_rule_words, heldout_seed, pile_words, size_range, strong_spec)
 from idiotsim.experiments.chart_play import PlayedChart, games_in_all
 from idiotsim.experiments.chart_seats import SWAP_FIRST_DEAL
 from idiotsim.experiments.design import CellTable
@@ -87,12 +87,17 @@ def rules_lines(rows: list, rules: ChartRules) -> list[str]:
     keep = " and ".join(f"{r}s" for r in rules.keep)
     swap = (f"Lay face-up the first of these rows your six cards can make, best first: {listed}. Otherwise"
             if rules.rows else "Lay face-up")
+    if "triples" in rules.grown:
+        swap += " three of a kind if you hold one (the lowest); otherwise"
+    if "pairs" in rules.grown:
+        swap += (f" your highest pair (3s up to {rules.pairs_to}s) with your best other card (10 before 2 before A, K, "
+                 "...); otherwise")
     swap += " your three best cards, 10 before 2 before A, K, Q, ... down to 3"
     swap += f", but keep your {keep} in hand (face-up only if the hand has no room)." if keep else "."
     pairs = _low_pairs(rules.rows)
     if len(pairs) >= 3:
-        swap += (f" In short: a pair of {pairs[0]}s to {pairs[-1]}s beside a 10 lies face-up, the lower pair "
-                 "first, and the high cards stay in hand.")
+        swap += (f" In short: a pair face-up, best a pair of {pairs[0]}s to {pairs[-1]}s beside a 10, and the high "
+                 "cards in hand.")
     play = "The lowest card you may play, with every copy of it"
     if rules.two_from:
         play += (f"; but when that is {_rank_word(rules.two_from)}"
@@ -103,19 +108,33 @@ def rules_lines(rows: list, rules: ChartRules) -> list[str]:
     play += "; otherwise 2s, and a 10 last"
     play += (f", but pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it."
              if rules.save_specials else ".")
+    single = [f"{r}s" for r in rules.singly if (r == "10" and "tens-singly" in rules.grown)
+              or (r != "10" and "high-singly" in rules.grown)]
+    one = ""
+    if single or "twos-singly" in rules.grown:
+        one = (f"Play {' and '.join([', '.join(single[:-1]), single[-1]] if len(single) > 1 else single)} one card at "
+               "a time" if single else "Play")
+        if "high-singly" in rules.grown:
+            one += " (Ks and As all together when they make four of a kind on the pile)"
+        if "twos-singly" in rules.grown:
+            one += (", and 2s one at a time while the talon lasts." if single else
+                    " 2s one at a time while the talon lasts.")
+        else:
+            one += "."
     pickup = (f"Pick up a pile of 1 to {rules.pickup[0]} cards by choice when every card in it is "
               f"{rules.pickup[1]} or higher, or a 2 (while you play from your hand)." if rules.pickup else
               "Never pick up the pile by choice.")
     burn = (f"Burn with a 10 as soon as the pile holds {rules.burn} cards or more." if rules.burn else
             "Save your 10s: play one only when nothing else may be played.")
     copies = (f"While the talon lasts, play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time."
-              if rules.copies else "Play every copy of the rank you play, talon or not.")
+              if rules.copies else "Play every copy of any other rank you play, talon or not.")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
     counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned "
                 f"player ({_mark(specials)}); what remembering every card that left play is worth, level by level: see "
                 "\"Counting\" below. The chart player does not count.")
-    return [f"1. **The swap.** {swap}", f"2. **Playing.** {play}", f"3. **Picking up.** {pickup}",
-            f"4. **Burning.** {burn}", f"5. **Copies.** {copies}", f"6. **Counting.** {counting}"]
+    sections = [("The swap", swap), ("Playing", play), ("One at a time", one), ("Picking up", pickup),
+                ("Burning", burn), ("Copies", copies), ("Counting", counting)]
+    return [f"{i}. **{name}.** {text}" for i, (name, text) in enumerate([t for t in sections if t[1]], 1)]
 
 
 def chart_answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
@@ -128,6 +147,8 @@ def chart_answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
             f" a beginner (`basic`) at {n} players: {difference_text(chart)} in mean place a game{_why(chart)}")
     parts = [f"lay face-up the first of {len(rules.rows)} listed rows you can make" if rules.rows
              else "lay your best cards face-up"]
+    if "pairs" in rules.grown:
+        parts.append(("else three of a kind or " if "triples" in rules.grown else "else ") + "your highest pair")
     if rules.keep:
         parts.append("keep " + " and ".join(f"{r}s" for r in rules.keep) + " in hand")
     if rules.two_from:
@@ -137,13 +158,16 @@ def chart_answer(played: PlayedChart, rows: list, rules: ChartRules) -> str:
         parts.append("stop a next player who is down to face-up cards")
     if rules.save_specials:
         parts.append(f"pick up a pile of 1 to {rules.save_specials} cards rather than spend a 2 or a 10 on it")
+    if "high-singly" in rules.grown or "tens-singly" in rules.grown:
+        parts.append("play " + ", ".join(f"{r}s" for r in rules.singly) + " one at a time"
+                     + (" (2s too while the talon lasts)" if "twos-singly" in rules.grown else ""))
     parts.append(f"pick up piles of 1 to {rules.pickup[0]} cards of {rules.pickup[1]} or higher and 2s"
                  if rules.pickup else "never pick up by choice")
     parts.append(f"burn with a 10 from {rules.burn} cards on" if rules.burn else "save your 10s")
     parts.append(f"play at most {rules.copies} card{'s' if rules.copies > 1 else ''} at a time while the talon "
                  "lasts" if rules.copies else "play every copy")
-    return (f"{lead}, {percent_text(share)} of what the strong player gains ({difference_text(strong)}); its rules: "
-            f"{'; '.join(parts)}.")
+    return (f"{lead} on held-out deals, {percent_text(share)} of what the strong player gains "
+            f"({difference_text(strong)}); its rules: {'; '.join(parts)}.")
 
 
 def chart_plain(played: PlayedChart, rows: list, rules: ChartRules) -> str:
@@ -158,9 +182,12 @@ def chart_plain(played: PlayedChart, rows: list, rules: ChartRules) -> str:
     rule = ("a 2 rather than " + ("an A" if rules.two_from == "A" else f"a {rules.two_from} or higher")
             if rules.two_from else None)
     pairs = _low_pairs(rules.rows)
-    row = ("a low pair and a 10 face-up" if len(pairs) >= 3 else
+    row = ("a pair face-up, best a low pair beside a 10" if len(pairs) >= 3 and "pairs" in rules.grown else
+           "a low pair and a 10 face-up" if len(pairs) >= 3 else
            f"the best of {len(rules.rows)} face-up rows" if rules.rows else None)
-    tips = [t for t in (row, rule,
+    single = (", ".join(f"{r}s" for r in rules.singly) + " one at a time"
+              if "high-singly" in rules.grown or "tens-singly" in rules.grown else None)
+    tips = [t for t in (row, rule, single,
                         "never pick up by choice" if not rules.pickup else None,
                         "save your 10s" if not rules.burn else None) if t]
     worth = (f"Memorise this chart and you finish about {abs(chart.mean):.2f} places a game better than a beginner "
@@ -173,9 +200,13 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     s = strong_spec(spec)
     lines = opening(spec.title, chart_plain(played, rows, rules), spec.question, answer)
     lines += ["## The chart", "", *rules_lines(rows, rules), "",
-             "A rule is on the chart where it beats the beginner's rule at strong play with a Holm-adjusted p below "
-             "0.05 and does not cost the strong player measurably against its own choice; where no rule did, the "
-             "chart keeps the beginner's rule. The sections below give every cell the page rests on.", "",
+             "A measured rule (the listed rows, ranks kept in hand, the play order, pickups, burning, copies) is on "
+             "the chart where it beats the beginner's rule at strong play with a Holm-adjusted p below 0.05 and does "
+             "not cost the strong player measurably against its own choice; where no rule did, the chart keeps the "
+             "beginner's rule. The rules grown from where the strong player's gain comes from (three of a kind, the "
+             "highest pair, one at a time) were chosen on deals of their own, which no number on this page uses; "
+             "what each is worth is measured on the held-out deals (The chart as a player). The sections below give "
+             "every cell the page rests on.", "",
              f"Every cell is measured at strong play unless it says otherwise: the strong player is `{s}` (the "
              "learned player that searches its close turns), constrained to the rule (docs/strategies.md, "
              "\"Constraints\"), in every seat of a deal in turn with `basic` in the others. Each number is a paired "
@@ -185,22 +216,30 @@ def chart_markdown(played: PlayedChart, rows: list, rules: ChartRules, answer: s
     if spec.notes.strip():
         lines += [spec.notes.strip(), ""]
     lines += [f"![{spec.title}]({plot_name})", ""]
+    lines += split_lines(played, rows)
+    seed = heldout_seed(spec)
     lines += ["## The chart as a player", "",
-              "`chart` (strategies/chart.py) plays the committed page and nothing else: its rows, ranks kept in "
-              "hand, play order, pickups, burning and copies as above, `basic`'s move everywhere else. On fresh "
-              f"deals (deals from {CHART_FIRST_DEAL:,} on, which no cell used), each against `basic` in the same "
-              "seat:", "", "| player | against basic |", "|---|---|"]
+              "`chart` (strategies/chart.py) plays the committed page and nothing else: its rows, pairs, play order, "
+              "one card at a time, pickups, burning and copies as above, `basic`'s move everywhere else. On held-out "
+              f"deals ({CHART_DEALS * played.deals:,} deals from {CHART_FIRST_DEAL:,} on, of seed {seed}: no rule was "
+              "chosen on that seed and no other cell uses it), each against `basic` in the same seat:", "",
+              "| player | against basic |", "|---|---|"]
     chart, _, _ = find_cell(rows, "chart", "chart")
     strong, _, _ = find_cell(rows, "chart", "strong")
     lines += [f"| `chart` | {difference_text(chart)} |", f"| `{s}` | {difference_text(strong)} |"]
     share = chart_share(played)
     lines += ["", f"The chart recovers {percent_text(share)} of the strong player's gain (the ratio of the two gains "
-              "on the same deals, its 95% CI by the delta method over deals). What each section is worth to the chart "
-              "player (the chart with that section played as `basic` plays it, against the chart; positive: the "
-              "section helps):", "", "| without | against the chart |", "|---|---|"]
-    for section, _ in CHART_SECTIONS:
-        x, _, _ = find_cell(rows, "chart-section", section)
-        lines.append(f"| its {section} | {difference_text(x)} |")
+              "on the same deals, its 95% CI by the delta method over deals).", ""]
+    lines += size_lines(played, rows)
+    lines += [f"What each rule is worth to the chart player at {spec.players} players (the chart with that rule played "
+              "as `basic` plays it, against the chart, on the held-out deals; positive: the rule helps; \"0 (the same "
+              "games)\": the rule is `basic`'s own):", "", "| without | against the chart | verdict |", "|---|---|---|"]
+    for section, (key, words, _) in ([("chart-rule", r) for r in chart_rule_words()]
+                                     + [("chart-section", r) for r in CHART_SECTIONS]):
+        x, _, _ = find_cell(rows, section, key)
+        verdict = "helps" if costs(x) else ("hurts" if beats(x) else "no significant difference" + _why(x))
+        name = f"**all of {words}**" if section == "chart-section" else words
+        lines.append(f"| {name} | {difference_text(x)} | {verdict} |")
     lines += ["", "## The swap: which three cards lie face-up", "",
               "A row's number is the strong player laying exactly that row against it laying basic's row (the three "
               "best by 3 < 4 < ... < A < 2 < 10), on seats whose six cards hold exactly the row's ranks (so the row "
@@ -321,6 +360,49 @@ def counting_section(played: PlayedChart, rows: list) -> list[str]:
     return lines
 
 
+def size_lines(played: PlayedChart, rows: list) -> list[str]:
+    """The chart's worth at the other table sizes (the same page; the strong player of each size)."""
+    spec = played.spec
+    deals = len(played.seats[size_range(OTHER_SIZES[0])]) // OTHER_SIZES[0] if OTHER_SIZES else 0
+    lines = [f"At the other table sizes the same page (chosen at {spec.players} players) is worth, on held-out "
+             f"deals of the same seed ({deals:,} deals from {CHART_FIRST_DEAL:,} on at each size), each against "
+             "`basic` in the same seat:", "",
+             "| players | `chart` | the strong player | the chart's share of its gain |", "|---|---|---|---|"]
+    for k in OTHER_SIZES:
+        chart, _, _ = find_cell(rows, "size", f"{k}:chart")
+        strong, _, _ = find_cell(rows, "size", f"{k}:strong")
+        lines.append(f"| {k} | {difference_text(chart)} | {difference_text(strong)} (`"
+                     f"{at_players(spec.strategy, k)}`) | {percent_text(chart_share(played, k))} |")
+    return lines + [""]
+
+
+def split_lines(played: PlayedChart, rows: list) -> list[str]:
+    """The section "Where the strong player's gain comes from": a table, largest share first, and its plot."""
+    spec = played.spec
+    s = strong_spec(spec)
+    total, _, _ = find_cell(rows, "split-total", "strong")
+    lines = ["## Where the strong player's gain comes from", "",
+             f"The strong player (`{s}`) against itself playing `basic`'s move in one kind of decision only "
+             "(`strong-split`, strategies/search/split.py), on the same deals and random draws: what it loses is "
+             "that kind's share of its gain over `basic` "
+             f"({difference_text(total)} places a game on these deals). Largest first, so what to learn first is "
+             "on top; kinds overlap (a play on a high pile may also be a play once the talon is gone), so the "
+             "shares do not add up. The blind flip is `basic`'s for both and has no share.", "",
+             "| the strong player plays basic's move in | it loses (places a game) | share of its gain | verdict |",
+             "|---|---|---|---|"]
+    for c, x, share in split_shares(played, rows):
+        lines.append(f"| {c.name} | {difference_text(x)} | {percent_text(share)} | {_mark_loss(x)} |")
+    lines += ["", f"![Where the strong player's gain comes from]({spec.name}{SOURCES_PLOT})", ""]
+    return lines
+
+
+SOURCES_PLOT = "_sources.png"  # the split's plot, beside NAME.png
+
+
+def _mark_loss(x: Interval) -> str:
+    return "it loses" if costs(x) else ("it gains" if beats(x) else "no significant difference" + _why(x))
+
+
 def _uncalled_text(rows: list) -> str:
     """How many cells' unadjusted 95% CIs exclude 0 without the cell being called ("" when none does)."""
     uncalled = sum(1 for _, x, _, _ in rows if x.unadjusted_only())
@@ -339,7 +421,10 @@ def _size_text(played: PlayedChart) -> str:
              (" (the reduced size CI checks: not the shipped numbers)" if played.reduced else "")
     span = f"{min(seats):,}" if min(seats) == max(seats) else f"{min(seats):,} to {max(seats):,}"
     return (f"{played.deals:,} deals, each at every seat, for the pickup, burning, copies and counting cells "
-            f"({played.deals * spec.players:,} games an arm); the same number of fresh deals for the chart player; "
+            f"({played.deals * spec.players:,} games an arm); {CHART_DEALS * played.deals:,} held-out deals for the "
+            f"chart player (seed {heldout_seed(spec)}), and {int(OTHER_DEALS * played.deals):,} at each other table "
+            f"size; {SPLIT_DEALS * played.deals:,} deals from {SPLIT_FIRST_DEAL:,} "
+            "on for where the strong player's gain comes from; "
             f"{ORDER_DEALS * played.deals:,} deals, each at every seat, for the play order (played at engine speed: "
             f"{ORDER_DEALS * played.deals * spec.players:,} games an arm); {span} seats (from {min(deals):,} to "
             f"{max(deals):,} deals) for each face-up row and rank kept in hand (the first seats of deals from "
@@ -358,7 +443,8 @@ def _on_chart(cell: Cell, rules: ChartRules) -> bool:
                 f"{rules.pickup[1]}") or (cell.section == "burn" and cell.key == str(rules.burn))
             or (cell.section == "copies" and cell.key == str(rules.copies))
             or (cell.section == "order" and cell.key in (rules.two_from, "stop" if rules.stop else None,
-                                                         f"save:{rules.save_specials}")))
+                                                         f"save:{rules.save_specials}"))
+            or (cell.section == "chart-rule" and cell.key in rules.grown))
 
 
 def chart_csv(played: PlayedChart, rows: list, games: int) -> str:
@@ -373,7 +459,7 @@ def chart_csv(played: PlayedChart, rows: list, games: int) -> str:
 
 
 def chart_main_figures(rows: list) -> CellTable:
-    shown = [(c, x) for c, x, _, _ in rows if c.section in ("chart", "counting-diff", "own-swap")]
+    shown = [(c, x) for c, x, _, _ in rows if c.section in ("chart", "counting-diff", "own-swap", "split-total")]
     cells = [[c.section, c.name, difference_text(x), format_p(x.p_holm)] for c, x in shown]
     tests = sum(1 for _, x, _, _ in rows if not math.isnan(x.lo))
     return CellTable("The chart player, the strong player and counting (mean place against the reference; "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_share, costs
+from idiotsim.experiments.chart_analysis import ChartRules, beats, chart_share, costs, split_shares
 from idiotsim.experiments.chart_cells import (BURN_SIZES, COPIES, COUNTING, ORDER_RANKS, ORDER_RULES, PICKUP_RANKS,
                                               PICKUP_SIZES, pile_words, strong_spec)
 from idiotsim.experiments.chart_page import difference_text, find_cell, percent_text, rules_lines
@@ -82,8 +82,8 @@ def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -
     import matplotlib.pyplot as plt
 
     from idiotsim.analysis.figures import save_png
-    fig = plt.figure(figsize=(14, 18))
-    grid = fig.add_gridspec(3, 2, height_ratios=[0.45, 1.25, 1.0])
+    fig = plt.figure(figsize=(14, 19.5))
+    grid = fig.add_gridspec(3, 2, height_ratios=[0.62, 1.25, 1.0])
     card = fig.add_subplot(grid[0, :])
     card.axis("off")
     chart, _, _ = find_cell(rows, "chart", "chart")
@@ -93,7 +93,7 @@ def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -
     for line in rules_lines(rows, rules):
         plain = line.replace("**", "").replace("`", "")
         text += textwrap.wrap(plain, 118, subsequent_indent="   ")
-    text += ["", *textwrap.wrap(f"Worth: {difference_text(chart)} places a game against basic on fresh deals "
+    text += ["", *textwrap.wrap(f"Worth: {difference_text(chart)} places a game against basic on held-out deals "
                                 f"(negative: better); the strong player {difference_text(strong)}; the chart recovers "
                                 f"{percent_text(chart_share(played))} of its gain.", 118)]
     card.text(0.0, 1.0, "\n".join(text), va="top", ha="left", family="monospace", fontsize=10.5,
@@ -140,6 +140,38 @@ def chart_plot(played: PlayedChart, rows: list, rules: ChartRules, path: Path) -
     items += [(f"memory: {name}", find_cell(rows, "counting", name)[0]) for name, _ in COUNTING]
     _bars(ax, items, "Burning (against saving 10s), copies (against own), ranks kept\n(against basic's row), "
                      "play order and memory (against basic)")
+    return save_png(fig, path)
+
+
+def sources_plot(played: PlayedChart, rows: list, path: Path) -> Path:
+    """Where the strong player's gain comes from: what it loses playing basic's move in each kind, largest first."""
+    import matplotlib.pyplot as plt
+
+    from idiotsim.analysis.figures import save_png
+    shares = split_shares(played, rows)
+    total = next(x for c, x, _, _ in rows if c.section == "split-total")
+    fig, ax = plt.subplots(figsize=(10, 0.42 * len(shares) + 1.8))
+    labels = [c.name for c, _, _ in shares]
+    means = np.array([x.mean for _, x, _ in shares])
+    lo = np.array([x.lo for _, x, _ in shares])
+    hi = np.array([x.hi for _, x, _ in shares])
+    y = np.arange(len(shares))[::-1]
+    ax.barh(y, means, color=["tab:blue" if costs(x) else ("tab:red" if beats(x) else "tab:grey") for _, x, _ in shares])
+    ax.errorbar(means, y, xerr=[np.nan_to_num(means - lo), np.nan_to_num(hi - means)], fmt="none", ecolor="black",
+                lw=0.7)
+    for yi, (_, x, share) in zip(y, shares):
+        if not math.isnan(share.mean):
+            ax.text(max(x.hi, 0) if not math.isnan(x.hi) else 0, yi, f"  {100 * share.mean:.0f}%", va="center",
+                    fontsize=8)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_ylim(-0.7, len(shares) - 0.3)
+    ax.axvline(0, color="black", lw=0.8)
+    if not math.isnan(total.mean):
+        ax.axvline(-total.mean, color="tab:green", lw=1, ls="--", label=f"its whole gain over basic "
+                                                                         f"({-total.mean:.3f})")
+        ax.legend(loc="lower right", fontsize=8)
+    ax.set_xlabel("places a game the strong player loses playing basic's move there (95% CI; % of its gain)")
+    ax.set_title(f"Where {strong_spec(played.spec)}'s gain over basic comes from, largest first")
     return save_png(fig, path)
 
 

@@ -11,6 +11,7 @@ and the chart_* modules it strings together) and the `chart` player (strategies/
 """
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ import pytest
 from idiotsim.analysis.stats import Interval
 from idiotsim.engine.batches import trace_game
 from idiotsim.errors import UserError
-from idiotsim.experiments.chart_analysis import chart_rules, rules_from_csv
+from idiotsim.experiments.chart_analysis import chart_rules, grown_rules, rules_from_csv
 from idiotsim.experiments.chart_cells import BASIC_KNOBS, Cell, order_spec
 from idiotsim.experiments.chart_seats import basic_rows, find_seats
 from idiotsim.experiments.spec import load_spec
@@ -27,7 +28,7 @@ from idiotsim.experiments.strategy_text import row_ranks, row_text
 from idiotsim.game import observation as ob
 from idiotsim.game.basic_player import BASIC_PREFERENCE, basic_turn, swap_best
 from idiotsim.game.cards import RANK_NAMES, RANK_OF_NAME, TEN, TWO
-from idiotsim.game.moves import PICKUP, legal_mask, list_swap_moves, play
+from idiotsim.game.moves import PICKUP, legal_mask, list_swap_moves, play, play_burns
 from idiotsim.game.rules import Rules
 from idiotsim.strategies import chart
 from idiotsim.strategies.loading import load_strategy
@@ -112,6 +113,10 @@ def test_the_chart_player_follows_the_committed_page():
     assert chart.BURN_FROM == (rules.burn or 0) and chart.COPIES_MAX == (rules.copies or 0)
     assert chart.TWO_FROM == (RANK_OF_NAME[rules.two_from] if rules.two_from else 0)
     assert chart.STOP == int(rules.stop) and chart.SAVE_SPECIALS == (rules.save_specials or 0)
+    assert rules.grown == grown_rules()["grown"]  # the grown rules the page lists are the player's
+    words = {r["key"]: r["cell"] for r in csv.DictReader((REPORTS / "chart.csv").open()) if r["section"] == "chart-rule"}
+    assert f"up to {RANK_NAMES[chart.SWAP_PAIRS_TO]} " in words["pairs"]
+    assert words["high-singly"].startswith("without: " + " and ".join(f"{r}s" for r in chart.SINGLY if r in "KA"))
 
 
 def _positions(decision, games=40):
@@ -119,11 +124,11 @@ def _positions(decision, games=40):
     return [(o, h) for g in range(games) for o, h in basic_positions(RULES, 12, g) if o[ob.DECISION] == decision]
 
 
-def test_the_chart_player_lays_the_best_listed_row_else_basics_row_keeping_its_ranks():
+def test_the_chart_player_lays_the_best_listed_row_else_a_triple_or_pair_else_basics_row_keeping_its_ranks():
     seat = load_strategy("chart")
     places = chart.row_places(chart.SWAP_ROWS)
     keep = {RANK_OF_NAME[r] for r in chart.KEEP_IN_HAND}
-    listed = 0
+    listed = grouped = 0
     for obs, hand in _positions(ob.SWAP):
         choice = int(seat.decide(obs, hand, seat.params, np.zeros(1, np.uint64)))
         choices = np.zeros(64, np.int64)
@@ -136,13 +141,26 @@ def test_the_chart_player_lays_the_best_listed_row_else_basics_row_keeping_its_r
         else:
             basic = swap_best(obs, hand, BASIC_PREFERENCE)
             six = hand + obs[ob.FACEUP + obs[ob.SEAT] * 13: ob.FACEUP + obs[ob.SEAT] * 13 + 13]
-            kept_up = sum(r in keep for r in ranks)
-            assert kept_up == max(0, sum(six[r] for r in keep) - 3)  # as few kept ranks face-up as the hand allows
-            if not keep:
-                assert choice == basic
+            triples = [r for r in range(1, 13) if r != TEN and six[r] >= 3] if chart.SWAP_TRIPLES else []
+            pairs = [r for r in range(1, chart.SWAP_PAIRS_TO + 1) if r != TEN and six[r] >= 2]
+            if triples:  # the lowest three of a kind
+                grouped += 1
+                assert ranks == [triples[0]] * 3
+            elif pairs:  # the highest pair, with the best other card by basic's key
+                grouped += 1
+                rest = six.copy()
+                rest[pairs[-1]] -= 2
+                assert ranks == sorted([pairs[-1]] * 2 + [next(r for r in BASIC_PREFERENCE if rest[r] > 0)])
+            else:
+                kept_up = sum(r in keep for r in ranks)
+                assert kept_up == max(0, sum(six[r] for r in keep) - 3)  # as few kept ranks face-up as allowed
+                if not keep:
+                    assert choice == basic
     if chart.SWAP_ROWS:
         assert listed > 0
-    plain = load_strategy("chart:swap=0")
+    if chart.SWAP_TRIPLES or chart.SWAP_PAIRS_TO:
+        assert grouped > 0
+    plain = load_strategy("chart:swap=0,triples=0,pairs=0")
     for obs, hand in _positions(ob.SWAP, games=10):
         assert int(plain.decide(obs, hand, plain.params, np.zeros(1, np.uint64))) == swap_best(obs, hand,
                                                                                              BASIC_PREFERENCE)
@@ -151,9 +169,13 @@ def test_the_chart_player_lays_the_best_listed_row_else_basics_row_keeping_its_r
 def test_the_chart_players_turns_follow_its_tables():
     seat = load_strategy("chart")
     rng = np.zeros(1, np.uint64)
-    seen = {"pickup": 0, "burn": 0, "save": 0, "stop": 0, "order": 0, "copies": 0, "basic": 0}
+    seen = {"pickup": 0, "burn": 0, "save": 0, "stop": 0, "order": 0, "copies": 0, "basic": 0, "singly": 0}
+    sections = load_strategy("chart:high_singly=0,tens_singly=0,twos_singly=0")  # the page but ONE AT A TIME
     for obs, hand in _positions(ob.TURN, games=60):
-        move = int(seat.decide(obs, hand, seat.params, rng))
+        move = int(sections.decide(obs, hand, sections.params, rng))
+        single = _one_at_a_time(obs, move)
+        assert int(seat.decide(obs, hand, seat.params, rng)) == single  # ONE AT A TIME cuts the sections' move
+        seen["singly"] += single != move
         basic = basic_turn(obs, hand)
         pile = obs[ob.PILE_SIZE]
         strong = all(obs[ob.PILE_COUNTS + r] == 0 for r in range(1, chart.PICKUP_MIN_RANK))
@@ -192,10 +214,25 @@ def test_the_chart_players_turns_follow_its_tables():
     for name, active in (("pickup", chart.PICKUP_MAX), ("burn", chart.BURN_FROM), ("save", chart.SAVE_SPECIALS),
                          ("stop", chart.STOP), ("order", chart.TWO_FROM), ("copies", chart.COPIES_MAX)):
         assert (seen[name] > 0) == bool(active)
+    assert seen["singly"] > 0
+
+
+def _one_at_a_time(obs, move: int) -> int:
+    """ONE AT A TIME (strategies/chart.py): a play from the hand of 10s, of Ks or As that make no four of a kind, or
+    of 2s while the talon lasts, is one card."""
+    if move < 0 or obs[ob.SOURCE] != ob.SRC_HAND or (move >> 4) & 15 <= 1 or move >> 8:
+        return move
+    rank = move & 15
+    names = {RANK_OF_NAME[r] for r in chart.SINGLY}
+    if (rank == TEN and TEN in names) or (rank in names - {TEN} and not play_burns(obs, move)) \
+            or (rank == TWO and chart.TWOS_SINGLY and obs[ob.TALON_SIZE] > 0):
+        return play(rank, 1, 0)
+    return move
 
 
 def test_the_chart_player_with_every_section_off_is_basic():
-    """The play order's cells are basic with one rule (order_spec): with every section off the chart player is basic."""
+    """The play order's cells are basic with one rule (order_spec): with every section and rule off the chart player
+    is basic."""
     off = load_strategy(f"chart:{BASIC_KNOBS}")
     rng = np.zeros(1, np.uint64)
     turns = 0

@@ -75,6 +75,9 @@ SEARCH_CHECKS = {"search": ("search:rollouts=2", 150), "search-perfect-info": ("
 # The gated search's presets (one setting for every table size) search at K = 16 on a third of the turns: their
 # generic checks run at K = 2 in tests/strategies/test_search_gate.py (at 500 games a variant here they took 160 s).
 GATED_SEARCH_PRESETS = {f"learned-search-{n}p" for n in (2, 3, 4, 5)}
+# The gated player with basic's move in one kind of decision: the gated player at its default (kind 0), checked in
+# tests/strategies/test_search_split.py, where each kind's moves are held to basic's or the gated player's.
+SPLIT_CHECKS = {"strong-split"}
 
 
 def _is_its_family(name: str) -> bool:
@@ -95,7 +98,7 @@ def _distinct_players() -> list:
     for name in NAMES:
         s = load_strategy(name)
         key = (s.strategy.name, tuple(s.params))
-        if key not in seen and name not in SEARCH_CHECKS and name not in GATED_SEARCH_PRESETS:
+        if key not in seen and name not in SEARCH_CHECKS and name not in GATED_SEARCH_PRESETS | SPLIT_CHECKS:
             seen.add(key)
             names.append(name)
     return names
