@@ -19,3 +19,22 @@ def test_every_shipped_report_matches_its_regeneration(capsys):
     code, out, err = run_cli(capsys, "report", "--all", "--check", "--specs-dir", REPORTS)
     assert code == 0, out + err
     assert "every report in" in out and "matches its regeneration" in out
+
+
+STRONG_DESIGNS = ('design = "strong"', 'design = "experts"')
+
+
+def test_no_shipped_strong_report_has_a_control_weaker_than_basic():
+    """Every control at a strong level is a competent player: in each committed strong or expert-table report,
+    the control against `basic` in its seat (strength_*) is better than `basic` with its whole 95% CI."""
+    import polars as pl
+
+    specs = [p for p in sorted(REPORTS.glob("*.toml")) if any(d in p.read_text() for d in STRONG_DESIGNS)]
+    assert len(specs) >= 18
+    weak = []
+    for spec in specs:
+        table = pl.read_csv(spec.with_suffix(".csv"), infer_schema_length=None)
+        rows = table.filter(pl.col("strength_hi").is_not_null())
+        assert rows.height > 0, spec.name
+        weak += [f"{spec.stem}: {s} {h:+.3f}" for s, h in rows.select("setting", "strength_hi").iter_rows() if h >= 0]
+    assert weak == []
