@@ -101,6 +101,10 @@ def test_search_finds_the_optimum_of_a_bad_start(tmp_path):
     assert f"{basic['diff'][0]:+.4f} [{basic['diff_lo'][0]:+.4f}, {basic['diff_hi'][0]:+.4f}]" in page
     assert "`best-faceup`, `low-early`, `no-early-burn` |" in page  # basic's knobs, shipped under these names
     assert "`swap` (knob)" in page and "idiotsim optimize --strategy heuristic:swap=0,order=1 " in page
+    gain = -basic["diff"][0]
+    lead = page.splitlines()[2]
+    assert (f"at best {gain:.3f} places a game (`heuristic`, 4 players)" in lead if gain > 0 else
+            lead.startswith("No tuned policy here beats `basic`"))
 
 
 def plateau_search(problem, optimiser, generations: int = 15) -> tuple[dict, float]:
