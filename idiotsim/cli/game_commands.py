@@ -39,15 +39,15 @@ EngineOpt = Annotated[Engine, typer.Option(
 
 
 def play_match(engine: Engine, decks, rules: Rules, seats, seed: int, game: int, events: list | None = None):
-    """One match on the chosen engine (a new engine is one more branch here); the reference engine appends
-    each event to `events` as it happens, so that a game stopped by an error keeps its events so far."""
+    """One match on the chosen engine (a new engine is one more branch here). A game stopped by an error keeps
+    its events so far in `events`: the reference engine appends each as it happens, the numba engine on error."""
     if engine == Engine.reference:
         from idiotsim.game import reference
         return reference.play_match(decks, rules, seats, seed, game,
                                     observer=None if events is None else lambda event, rnd: events.append(event))
     from idiotsim.engine.batches import trace_game
-    events, _, places = trace_game(rules, seats, seed, game, decks)
-    return SimpleNamespace(events=events, places=places)
+    played, _, places = trace_game(rules, seats, seed, game, decks, stopped=events)
+    return SimpleNamespace(events=played, places=places)
 
 
 def seed_decks(seed: int, game: int, rules: Rules) -> list:

@@ -211,8 +211,9 @@ def play_games(rules: Rules, seats, seed: int, first_game: int, n_games: int, de
 
 
 def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int | None = None,
-               max_events: int | None = None):
-    """One match on the numba engine with recording: (events, observation checksums, places)."""
+               max_events: int | None = None, stopped: list | None = None):
+    """One match on the numba engine with recording: (events, observation checksums, places). A strategy's
+    illegal move raises UserError; the events played before it are appended to `stopped` first."""
     fns, is_basic, params = strategy_inputs(seats, by_address=True)  # one game: see AddressEntry
     capacity = max_events or (rules.action_limit + 2 * rules.players + 2) * rules.rounds + 8
     log_capacity = capacity + rules.players * rules.rounds
@@ -228,12 +229,14 @@ def trace_game(rules: Rules, seats, seed: int, game: int, decks=None, deal: int 
         drivers.trace_match.disable_compile()
     result = drivers.trace_match(fns, params, rules_header(rules), seed, game, game if deal is None else deal,
                             matrix, 0 if len(matrix) else -1, state, places)
-    if result < 0:
-        error = int(state[layout.ERROR]) * 16 + int(state[layout.ERROR_SEAT])
-        raise illegal_move(rules, [seats[s] for s in seating], seed, game, game if deal is None else deal,
-                           None if len(matrix) == 0 else list(matrix), error)
     log_start = layout.TRACE + capacity * layout.EV_WIDTH
     trace = state[layout.TRACE: log_start].reshape(capacity, layout.EV_WIDTH)
     events = [event_dict(row, rules.players) for row in trace[: state[layout.N_EVENTS]]]
+    if result < 0:
+        if stopped is not None:
+            stopped.extend(events)
+        error = int(state[layout.ERROR]) * 16 + int(state[layout.ERROR_SEAT])
+        raise illegal_move(rules, [seats[s] for s in seating], seed, game, game if deal is None else deal,
+                           None if len(matrix) == 0 else list(matrix), error)
     checksums = state[log_start: log_start + state[layout.N_OBS]].view(np.uint64)
     return events, [int(x) for x in checksums], [int(p) for p in places[: rules.players]]

@@ -520,7 +520,8 @@ def test_bad_strategies(capsys):
     assert "does not exist" in user_error(capsys, "trace", "--seed", 1, "--strategies", "nowhere.py:mine")
 
 
-def test_illegal_move_from_a_strategy_file(capsys, tmp_path):
+@pytest.mark.parametrize("engine", ["reference", "numba"])
+def test_illegal_move_from_a_strategy_file(capsys, tmp_path, engine):
     path = tmp_path / "bad_strategy.py"
     path.write_text(
         "from numba import njit\n"
@@ -529,10 +530,34 @@ def test_illegal_move_from_a_strategy_file(capsys, tmp_path):
         "def decide(obs, hand, params, rng):\n"
         "    return -1\n"
         "BAD = Strategy(name='bad', decide=decide, description='always picks up')\n")
-    code, out, err = run_cli(capsys, "trace", "--seed", 1, "--players", 2, "--strategies", f"basic,{path}:BAD")
+    code, out, err = run_cli(capsys, "trace", "--seed", 1, "--players", 2, "--strategies", f"basic,{path}:BAD",
+                             "--engine", engine)
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert "made an illegal move" in err and "seat 1" in err
     assert [json.loads(line)["action"] for line in out.splitlines()] == ["swap"]  # the game up to seat 1's swap
+
+
+def test_illegal_move_late_in_a_game_traces_the_same_on_both_engines(capsys, tmp_path):
+    """A strategy that plays like basic until the talon is gone, then picks up an empty pile or worse: each
+    engine prints the same game up to that move, then one error line."""
+    path = tmp_path / "late.py"
+    path.write_text(
+        "from numba import njit\n"
+        "from idiotsim.strategy_api import SIG, TURN, Strategy, decision, play_like_basic, talon_size\n"
+        "@njit(SIG)\n"
+        "def decide(obs, hand, params, rng):\n"
+        "    if decision(obs) == TURN and talon_size(obs) == 0:\n"
+        "        return 99\n"
+        "    return play_like_basic(obs, hand)\n"
+        "LATE = Strategy(name='late', decide=decide, description='basic, then an illegal move')\n")
+    outputs = []
+    for engine in ("reference", "numba"):
+        code, out, err = run_cli(capsys, "trace", "--seed", 3, "--players", 3, "--strategies", f"{path}:LATE",
+                                 "--engine", engine)
+        assert code == 2 and err.count("\n") == 1 and "made an illegal move" in err
+        outputs.append((out, err))
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0][0].splitlines()) > 20  # the game so far: the swap, then the talon's plays
 
 
 def test_strategy_file_errors(capsys, tmp_path):
