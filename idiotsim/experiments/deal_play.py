@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from idiotsim.runs.chunks import Executor, map_in_order
+from idiotsim.runs.chunks import Executor, map_in_order, parallelism
 from idiotsim.experiments.spec import Spec
 from idiotsim.experiments.spec_points import Point
 from idiotsim.game.rng import nb_shuffled_deck
@@ -182,7 +182,8 @@ def play_deals(design, spec: Spec, size: int | None, precision: float | None, qu
     done = [0] * len(points)
     planned = looks(design, spec, size, precision, first_look_games)
     games = [deals * design.games_per_deal(p) for deals, p in zip(planned[-1], points)]
-    note_long_run(sum(games), sum(g * point_cost(p) for g, p in zip(games, points)), resumes=False)
+    note_long_run(sum(games), sum(g * point_cost(p) for g, p in zip(games, points)), resumes=False,
+                  parallelism=parallelism(executor))
     for look, targets in enumerate(planned, start=1):
         pieces = plan_look(done, targets, chunk)
         outputs = map_in_order(play_chunk_task, (tasks[p.point](p.lo, p.hi) for p in pieces), executor)

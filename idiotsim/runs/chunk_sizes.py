@@ -53,18 +53,22 @@ def duration_words(seconds: float) -> str:
 
 
 def note_long_run(games: int, basic_games: float, resumes: bool = True, threads: int | None = None,
-                  out=None) -> bool:
+                  out=None, parallelism: tuple[int, str] | None = None) -> bool:
     """Before a run of `games` games costing `basic_games` games of basic (``lineup_cost``): when it would take
-    longer than LONG_RUN_SECONDS on `threads` threads (default: numba's), one line on stderr with its size, its
-    estimated time, and how to stop it (`resumes`: the same command goes on from there). Whether it said so.
+    longer than LONG_RUN_SECONDS on `threads` threads (default: numba's) or on an executor's `parallelism`
+    (``chunks.parallelism``: a Dask cluster's workers), one line on stderr with its size, its estimated time, and
+    how to stop it (`resumes`: the same command goes on from there). Whether it said so.
     It goes on: a run stops at Ctrl-C with nothing lost, and one this long may be meant."""
-    if threads is None:
-        import numba
-        threads = numba.get_num_threads()
-    seconds = basic_games / (BASIC_GAMES_A_SECOND * max(1, threads))
+    if parallelism is None:
+        if threads is None:
+            import numba
+            threads = numba.get_num_threads()
+        parallelism = (max(1, threads), "threads" if threads > 1 else "thread")
+    count, unit = parallelism
+    seconds = basic_games / (BASIC_GAMES_A_SECOND * max(1, count))
     if seconds <= LONG_RUN_SECONDS:
         return False
-    print(f"note: {games:,} games to play, {duration_words(seconds)} on {threads} thread{'s' if threads > 1 else ''} "
+    print(f"note: {games:,} games to play, {duration_words(seconds)} on {count} {unit} "
           f"(at about {BASIC_GAMES_A_SECOND:,} games of basic a second a thread; slower players in proportion); "
           + ("Ctrl-C stops it, and the same command goes on from there" if resumes else "Ctrl-C stops it"),
           file=out or sys.stderr)

@@ -25,6 +25,10 @@ from idiotsim.runs.atomic_files import remove_temporaries
 class Executor(Protocol):
     def map_in_order(self, task: Callable, arguments: Iterable[tuple]) -> Iterator: ...
 
+    def parallelism(self) -> tuple[int, str] | None:
+        """How many engine threads play at once and what they are ("threads", "Dask workers"); None: this
+        process's numba threads."""
+
     def check_writable(self, folder: Path) -> None: ...
 
     def close(self) -> None: ...
@@ -39,6 +43,9 @@ class LocalExecutor:
 
     def check_writable(self, folder: Path) -> None:
         """This process writes the files itself: an unwritable folder fails on the first write."""
+
+    def parallelism(self) -> None:
+        return None
 
     def close(self) -> None:
         pass
@@ -59,6 +66,11 @@ def executor_from_flags(cluster: str | None, workers: int | None) -> Executor:
         return LocalExecutor()
     from idiotsim.runs.dask_cluster import DaskExecutor
     return DaskExecutor(cluster, workers)
+
+
+def parallelism(executor: Executor | None) -> tuple[int, str] | None:
+    """The executor's parallelism, for a long run's estimate (None: here, on numba's threads)."""
+    return None if executor is None else executor.parallelism()
 
 
 def map_in_order(task: Callable, arguments: Iterable[tuple], executor: Executor | None = None) -> Iterator:

@@ -89,6 +89,11 @@ class DaskExecutor:
         if bad:
             raise UserError(f"worker {bad[0][0]} cannot write the results folder {out}: {bad[0][1]}")
 
+    def parallelism(self) -> tuple[int, str]:
+        """Its workers, each one engine thread (``run_on_worker``); a scheduler's are counted when reached."""
+        count = self.workers if self.workers is not None else len(self.client.scheduler_info()["workers"])
+        return max(1, count), "Dask workers" if count != 1 else "Dask worker"
+
     def map_in_order(self, task, arguments, window: int | None = None):
         """Yield `task(*args)` for each argument tuple, in order, with a bounded number in flight.
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from idiotsim import __version__
 from idiotsim.game.cards import format_deck
-from idiotsim.runs.chunks import Executor, LocalExecutor, write_chunk_files
+from idiotsim.runs.chunks import Executor, LocalExecutor, parallelism, write_chunk_files
 from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost, note_long_run
 from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import make_folder, write_atomic
@@ -107,7 +107,7 @@ def run(rules: Rules, seats, seed: int, games: int, out_dir, decks=None, chunk_g
         chunks.append((path, (rules_fields, specs, seed, start, n, chunk_decks)))
         sizes[path] = n
     done = sum(n for path, n in sizes.items() if path.exists())
-    note_long_run(games - done, (games - done) * lineup_cost(seats))
+    note_long_run(games - done, (games - done) * lineup_cost(seats), parallelism=parallelism(executor))
     if progress is not None:
         progress.start(games, done)
 

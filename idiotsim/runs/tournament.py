@@ -40,7 +40,7 @@ import polars as pl
 
 from idiotsim import __version__
 from idiotsim.errors import IllegalMoveError, UserError
-from idiotsim.runs.chunks import Executor, write_chunk_files
+from idiotsim.runs.chunks import Executor, parallelism, write_chunk_files
 from idiotsim.runs.chunk_sizes import games_per_chunk, lineup_cost, note_long_run
 from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.game.rules import Rules
@@ -259,7 +259,7 @@ def run_tournament(config: TournamentConfig, out_dir, force: bool = False, progr
     finished = finished_chunks(out, tournament)
     write_manifest(out, config, tournament, finished)
     left = tournament.total_games - sum(_chunk_size(tournament, c) for c in finished)
-    note_long_run(left, left * tournament.mean_cost())
+    note_long_run(left, left * tournament.mean_cost(), parallelism=parallelism(executor))
     if progress:
         progress.start(tournament.total_games, tournament.total_games - left)
     chunk_of = {chunk_path(out, c): c for c in range(tournament.chunks)}

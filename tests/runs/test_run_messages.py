@@ -81,6 +81,29 @@ def test_a_long_run_says_its_size_and_its_estimated_time(capsys, games, basic_ga
     assert said and err.startswith(f"note: {games:,} games to play, {words}") and "Ctrl-C stops it" in err
 
 
+def test_a_dask_cluster_estimates_on_its_workers(capsys, tmp_path, monkeypatch):
+    """On a cluster the estimate counts its workers (one engine thread each), not this machine's threads."""
+    from idiotsim.game.rules import Rules
+    from idiotsim.runs import runner
+    from idiotsim.runs.chunks import LocalExecutor
+    from idiotsim.runs.dask_cluster import DaskExecutor
+    from idiotsim.strategies.loading import load_strategy
+
+    assert DaskExecutor(workers=3).parallelism() == (3, "Dask workers")  # known without starting the cluster
+    assert chunk_sizes.note_long_run(10 ** 9, 3 * 10 ** 9, threads=1)  # about 3 hours on one thread
+    assert not chunk_sizes.note_long_run(10 ** 9, 3 * 10 ** 9, parallelism=(3, "Dask workers"))  # 56 minutes
+    capsys.readouterr()
+
+    class Cluster(LocalExecutor):  # plays here, counts as a cluster of 50 workers
+        def parallelism(self):
+            return 50, "Dask workers"
+
+    monkeypatch.setattr(chunk_sizes, "BASIC_GAMES_A_SECOND", 0.0001)
+    runner.run(Rules(players=2), [load_strategy("basic")] * 2, 1, 100, tmp_path / "out", executor=Cluster())
+    err = capsys.readouterr().err
+    assert err.startswith("note: 100 games to play, about 6 hours on 50 Dask workers ")  # 10,000 s a game / 50
+
+
 @pytest.mark.parametrize("command", [
     ("run", "--players", 4, "--strategies", "basic", "--games", 2000),
     ("tournament", "-s", "basic,random", "--games", 2000),
