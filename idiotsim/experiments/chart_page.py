@@ -130,8 +130,8 @@ def rules_lines(rows: list, rules: ChartRules) -> list[str]:
               if rules.copies else "Play every copy of any other rank you play, talon or not.")
     specials, _, _ = find_cell(rows, "counting-diff", "specials-none")
     counting = (f"Remembering the burned 2s and 10s is worth {difference_text(specials)} places a game to a learned "
-                f"player ({_mark(specials)}); what remembering every card that left play is worth, level by level: see "
-                "\"Counting\" below. The chart player does not count.")
+                f"player ({_mark(specials)}); what remembering every card that left play is worth at each level "
+                f"of play: {COUNTING_REPORT}.md. The chart player does not count.")
     sections = [("The swap", swap), ("Playing", play), ("One at a time", one), ("Picking up", pickup),
                 ("Burning", burn), ("Copies", copies), ("Counting", counting)]
     return [f"{i}. **{name}.** {text}" for i, (name, text) in enumerate([t for t in sections if t[1]], 1)]
