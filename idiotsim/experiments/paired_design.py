@@ -330,6 +330,8 @@ class LadderDesign(PairedDesign):
     the treatment (each in the focal seat among the same opponents, on the same deals), read as a ranking: who
     beats the yardstick at that table and who finishes behind it, and by how much."""
     name = "ladder"
+    plot_panels = (("place_diff", 1, "mean place minus {control}'s", True),
+                   ("win_diff", 100, "win rate minus {control}'s, points", True))
 
     def plain_sentence(self, spec: Spec, rows: list[PairedRow]) -> str:
         """E.g. "At a table of learned-search-4p opponents, no player asked beats the gated player:

@@ -46,7 +46,7 @@ def plot(design, spec: Spec, rows: list, path: Path) -> Path:
                         label=s or None)
         if zero:
             ax.axhline(0, color="grey", lw=0.8)
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(ylabel.format(control=spec.control_label))  # a design's label may name the control
         _x_axis(ax, spec, ticks)
         ax.grid(alpha=0.3)
         if len(series) > 1:
