@@ -39,14 +39,14 @@ class Level:
 # `play --help` imports no numba (tests/table/test_levels.py holds them equal).
 LEVELS = {
     "easy": Level("high-early", "`high-early`",
-                  "mean place 2.609 (95% CI 2.604 to 2.613) at 4 players, `basic` 2.395 (2.392 to 2.398)",
+                  "mean place 2.610 (95% CI 2.605 to 2.615) at 4 players, `basic` 2.397 (2.393 to 2.400)",
                   "in the 4-player leaderboard of the 27 shipped players", ("reports/leaderboard.md",)),
     "medium": Level("basic", "`basic`", "the reference player of docs/rules.md",
-                    "mean place 2.395 in that leaderboard", ("reports/leaderboard.md",)),
+                    "mean place 2.397 in that leaderboard", ("reports/leaderboard.md",)),
     "hard": Level("learned-fast-{p}p", "`learned-fast-Np` (N = the table's players, 2..5)",
                   "0.139 (95% CI 0.132 to 0.145) places ahead of `basic` at 4 players",
                   "`learned-fast-4p` on held-out deals; 0.109 (0.102 to 0.116) ahead of `tuned-4p`, the "
-                  "leaderboard's second (after `chart`) at 2.374 (2.371 to 2.378)", ("reports/learned.md", "reports/tuned.md")),
+                  "leaderboard's second (after `chart`) at 2.376 (2.372 to 2.379)", ("reports/learned.md", "reports/tuned.md")),
     "expert": Level("search", "`search` (K = 128)",
                     "0.478 (95% CI 0.467 to 0.489) places ahead of `basic` at 4 players",
                     "at K = 32 0.380 (0.331 to 0.429)", ("docs/strategies.md", "reports/search_strength.md")),
