@@ -334,8 +334,8 @@ class LadderDesign(PairedDesign):
                    ("win_diff", 100, "win rate minus {control}'s, points", True))
 
     def plain_sentence(self, spec: Spec, rows: list[PairedRow]) -> str:
-        """E.g. "At a table of learned-search-4p opponents, no player asked beats the gated player:
-        learned-fast-4p finishes about 0.04 places a game behind it, chart about 0.18 and basic about 0.23."."""
+        """E.g. "Among learned-search-4p opponents, nobody beats the gated player: learned-fast-4p finishes about
+        0.04 places a game behind it, chart about 0.18 and basic about 0.23." (the unit once, at its first amount)."""
         ranked = sorted(zip(spec.points, rows), key=lambda pr: pr[1].place_diff.mean)
         settled = [(p.label, r.place_diff) for p, r in ranked if r.place_diff.significant()]
         ahead = [(label, x) for label, x in settled if x.mean < 0]
@@ -343,13 +343,14 @@ class LadderDesign(PairedDesign):
         level = [p.label for p, r in ranked if not r.place_diff.significant()]
         clauses = []
         if ahead:
-            clauses.append(_amounts(ahead, "beats it by about {}" + PLACES, "by about {}"))
+            clauses.append(_amounts(ahead, f"beats {spec.control_label} by about {{}}{PLACES}", "by about {}"))
         if behind:
-            clauses.append(_amounts(behind, "finishes about {}" + PLACES + " behind it", "about {}"))
+            unit = "" if ahead else PLACES
+            clauses.append(_amounts(behind, f"finishes about {{}}{unit} behind it", "about {}"))
         if level:
-            clauses.append(_and(level) + (" is" if len(level) == 1 else " are") + " level with it (no clear difference)")
-        where = f"At a table of {opponents_text(spec.points[0].opponents)}"  # at the setting's player count
-        head = f"{where}: " if ahead else f"{where}, no player asked beats {spec.control_label}: "
+            clauses.append(_and(level) + (" is" if len(level) == 1 else " are") + " level with it")
+        where = f"Among {opponents_text(spec.points[0].opponents)}"  # at the setting's player count
+        head = f"{where}: " if ahead else f"{where}, nobody beats {spec.control_label}: "
         return head + "; ".join(clauses) + "."
 
 

@@ -31,12 +31,12 @@ def test_the_first_sentence_ranks_the_players_against_the_yardstick(tmp_path):
     spec = ex.load_spec(path)
     behind = [_row(0.23, 0.2, 0.26), _row(0.04, 0.01, 0.07), _row(0.01, -0.02, 0.04)]
     assert LadderDesign().plain_sentence(spec, behind) == (
-        "At a table of tuned-3p opponents, no player asked beats the tuned player: chart finishes about 0.04 places "
-        "a game behind it and basic about 0.23; counter is level with it (no clear difference).")
+        "Among tuned-3p opponents, nobody beats the tuned player: chart finishes about 0.04 places a game behind it "
+        "and basic about 0.23; counter is level with it.")
     ahead = [_row(0.23, 0.2, 0.26), _row(-0.05, -0.08, -0.02), _row(-0.1, -0.12, -0.08)]
     assert LadderDesign().plain_sentence(spec, ahead) == (
-        "At a table of tuned-3p opponents: counter beats it by about 0.10 places a game and chart by about 0.05; "
-        "basic finishes about 0.23 places a game behind it.")
+        "Among tuned-3p opponents: counter beats the tuned player by about 0.10 places a game and chart by about "
+        "0.05; basic finishes about 0.23 behind it.")
 
 
 def test_a_ladder_plays_as_the_paired_design_does(tmp_path):
