@@ -149,7 +149,7 @@ def sources_plot(played: PlayedChart, rows: list, path: Path) -> Path:
 
     from idiotsim.analysis.figures import save_png
     shares = split_shares(played, rows)
-    total = next(x for c, x, _, _ in rows if c.section == "split-total")
+    total, _, _ = find_cell(rows, "split-total", "strong")
     fig, ax = plt.subplots(figsize=(10, 0.42 * len(shares) + 1.8))
     labels = [c.name for c, _, _ in shares]
     means = np.array([x.mean for _, x, _ in shares])
