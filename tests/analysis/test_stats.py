@@ -157,6 +157,21 @@ def test_ratio_ci_covers_the_true_rate_about_95_percent():
     assert 0.935 <= covered / runs <= 0.965
 
 
+def test_a_share_of_one_signed_gain_in_another_covers_about_95_percent():
+    """The chart page's shares (what a rule or a kind of decision is worth over the strong player's whole gain,
+    ``chart_analysis.chart_share`` and ``split_shares``): per-deal sums of place differences, signed and
+    correlated, their ratio's delta-method interval over deals covers the true share about 95% of the time."""
+    rng = np.random.default_rng(12)
+    runs, covered, deals = 1000, 0, 2000
+    share = 0.3 / 1.1
+    for _ in range(runs):
+        gain = rng.normal(1.1, 3.0, deals)
+        part = share * gain + rng.normal(0.0, 2.0, deals)  # correlated with the gain, as on the same deals
+        x = ClusterSums.of(part, gain).ratio(0, 1)
+        covered += x.lo <= share <= x.hi
+    assert 0.935 <= covered / runs <= 0.965
+
+
 def test_cluster_sums_accumulate_like_the_arrays():
     """Ratio intervals from sums added chunk by chunk equal those of the whole per-cluster arrays."""
     rng = np.random.default_rng(9)
