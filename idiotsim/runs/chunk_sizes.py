@@ -52,18 +52,16 @@ def duration_words(seconds: float) -> str:
     return f"about {count:,} {unit}{'s' if count > 1 else ''}"
 
 
-def note_long_run(games: int, basic_games: float, resumes: bool = True, threads: int | None = None,
-                  out=None, parallelism: tuple[int, str] | None = None) -> bool:
+def note_long_run(games: int, basic_games: float, resumes: bool = True, out=None,
+                  parallelism: tuple[int, str] | None = None) -> bool:
     """Before a run of `games` games costing `basic_games` games of basic (``lineup_cost``): when it would take
-    longer than LONG_RUN_SECONDS on `threads` threads (default: numba's) or on an executor's `parallelism`
-    (``chunks.parallelism``: a Dask cluster's workers), one line on stderr with its size, its estimated time, and
-    how to stop it (`resumes`: the same command goes on from there). Whether it said so.
+    longer than LONG_RUN_SECONDS on its `parallelism` (``chunks.parallelism``: (count, unit), e.g. a Dask
+    cluster's workers; None: this process's numba threads), one line on stderr with its size, its estimated
+    time, and how to stop it (`resumes`: the same command goes on from there). Whether it said so.
     It goes on: a run stops at Ctrl-C with nothing lost, and one this long may be meant."""
     if parallelism is None:
-        if threads is None:
-            import numba
-            threads = numba.get_num_threads()
-        parallelism = (max(1, threads), "threads" if threads > 1 else "thread")
+        import numba
+        parallelism = thread_parallelism(numba.get_num_threads())
     count, unit = parallelism
     seconds = basic_games / (BASIC_GAMES_A_SECOND * max(1, count))
     if seconds <= LONG_RUN_SECONDS:
@@ -73,3 +71,8 @@ def note_long_run(games: int, basic_games: float, resumes: bool = True, threads:
           + ("Ctrl-C stops it, and the same command goes on from there" if resumes else "Ctrl-C stops it"),
           file=out or sys.stderr)
     return True
+
+
+def thread_parallelism(threads: int) -> tuple[int, str]:
+    """`threads` engine threads as a run's parallelism (``note_long_run``)."""
+    return max(1, threads), "threads" if threads > 1 else "thread"

@@ -72,7 +72,7 @@ def test_summarize_names_a_folder_that_does_not_exist(capsys, tmp_path):
     (10 ** 7, 10 ** 13, 2, "about 193 days"),  # slow players: the cost, not the count
 ])
 def test_a_long_run_says_its_size_and_its_estimated_time(capsys, games, basic_games, threads, words):
-    said = chunk_sizes.note_long_run(games, basic_games, threads=threads)
+    said = chunk_sizes.note_long_run(games, basic_games, parallelism=chunk_sizes.thread_parallelism(threads))
     err = capsys.readouterr().err
     if "minutes" in words:
         assert not said and err == ""
@@ -90,7 +90,7 @@ def test_a_dask_cluster_estimates_on_its_workers(capsys, tmp_path, monkeypatch):
     from idiotsim.strategies.loading import load_strategy
 
     assert DaskExecutor(workers=3).parallelism() == (3, "Dask workers")  # known without starting the cluster
-    assert chunk_sizes.note_long_run(10 ** 9, 3 * 10 ** 9, threads=1)  # about 3 hours on one thread
+    assert chunk_sizes.note_long_run(10 ** 9, 3 * 10 ** 9, parallelism=chunk_sizes.thread_parallelism(1))  # 3 hours
     assert not chunk_sizes.note_long_run(10 ** 9, 3 * 10 ** 9, parallelism=(3, "Dask workers"))  # 56 minutes
     capsys.readouterr()
 
