@@ -156,7 +156,8 @@ def sources_plot(played: PlayedChart, rows: list, path: Path) -> Path:
     lo = np.array([x.lo for _, x, _ in shares])
     hi = np.array([x.hi for _, x, _ in shares])
     y = np.arange(len(shares))[::-1]
-    ax.barh(y, means, color=["tab:blue" if costs(x) else ("tab:red" if beats(x) else "tab:grey") for _, x, _ in shares])
+    kinds = ["tab:blue" if costs(x) else ("tab:red" if beats(x) else "tab:grey") for _, x, _ in shares]
+    ax.barh(y, means, color=kinds)
     ax.errorbar(means, y, xerr=[np.nan_to_num(means - lo), np.nan_to_num(hi - means)], fmt="none", ecolor="black",
                 lw=0.7)
     for yi, (_, x, share) in zip(y, shares):
@@ -166,10 +167,15 @@ def sources_plot(played: PlayedChart, rows: list, path: Path) -> Path:
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_ylim(-0.7, len(shares) - 0.3)
     ax.axvline(0, color="black", lw=0.8)
+    for colour, meaning in (("tab:blue", "its own move is better there (95% CI above 0)"),
+                            ("tab:grey", "no clear difference (the 95% CI holds 0)"),
+                            ("tab:red", "basic's move is better there")):
+        if colour in kinds:
+            ax.barh([np.nan], [np.nan], color=colour, label=meaning)  # a legend entry only
     if not math.isnan(total.mean):
         ax.axvline(-total.mean, color="tab:green", lw=1, ls="--", label=f"its whole gain over basic "
                                                                          f"({-total.mean:.3f})")
-        ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right", fontsize=8)
     ax.set_xlabel("places a game the strong player loses playing basic's move there (95% CI; % of its gain)")
     ax.set_title(f"Where {strong_spec(played.spec)}'s gain over basic comes from, largest first")
     return save_png(fig, path)
