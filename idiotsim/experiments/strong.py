@@ -457,14 +457,49 @@ def setting_label(point: Point) -> str:
 def headline_points(spec: Spec) -> list[int]:
     """The settings a strong report's first sentence speaks of: those of the first field (all without
     fields) that ask the same contrast as the first setting (the same player at another table size); a
-    report whose settings are levels of play (another player) speaks of the first only."""
+    report whose settings are levels of play (another player) speaks of the first only (and of the others only
+    where they disagree with it: ``other_levels``)."""
     field = spec.points[0].field
+    first = _contrast(spec.points[0])
+    return [i for i, p in enumerate(spec.points) if p.field == field and _contrast(p) == first]
 
-    def contrast(p: Point) -> tuple:
-        return (re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.treatment),
-                re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.control))
-    first = contrast(spec.points[0])
-    return [i for i, p in enumerate(spec.points) if p.field == field and contrast(p) == first]
+
+def _contrast(p: Point) -> tuple:
+    return (re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.treatment),
+            re.sub(rf"(?<=\D){p.players}p\b", "{players}p", p.control))
+
+
+def other_levels(spec: Spec) -> list[int]:
+    """The first setting of each other level of play (another contrast on the first setting's field)."""
+    field, seen = spec.points[0].field, {_contrast(spec.points[0])}
+    picked = []
+    for i, p in enumerate(spec.points):
+        if p.field == field and _contrast(p) not in seen:
+            seen.add(_contrast(p))
+            picked.append(i)
+    return picked
+
+
+LEVELS_APART = 2.0  # another level's strong effect this many times the first's (or a third of it): named too
+
+
+def _levels_clause(spec: Spec, rows: list, first: int) -> str:
+    """' (the gated level; 0.02 at the fast level)' where another level's strong effect is not about the first
+    level's (another settled sign, or more than LEVELS_APART times apart); '' where every level agrees."""
+    s = rows[first].place_diff
+    others = [(setting_label(spec.points[i]), rows[i].place_diff) for i in other_levels(spec)]
+
+    def apart(x: Interval) -> bool:
+        if verb_of(x) != verb_of(s):
+            return True
+        ratio = abs(x.mean) / max(abs(s.mean), 1e-12)
+        return not 1 / LEVELS_APART <= ratio <= LEVELS_APART
+    if not verb_of(s) or not any(apart(x) for _, x in others):
+        return ""
+    said = [f"{about(x.mean)} at the {label} level" if verb_of(x) == verb_of(s) else
+            f"{'no clear difference' if not verb_of(x) else effects_text([('', x)])} at the {label} level"
+            for label, x in others]
+    return f" (the {setting_label(spec.points[first])} level; {', '.join(said)})"
 
 
 def plain_sentence(spec: Spec, rows: list[StrongRow], words: ContrastWords = LEVEL_WORDS, opening: str = "") -> str:
@@ -478,7 +513,9 @@ def plain_sentence(spec: Spec, rows: list[StrongRow], words: ContrastWords = LEV
     lead, it = lead_words(spec, decider)
     subject = subject_words(spec, it, lead)
     if len(picked) == 1:
-        sentence = sentence_of(lead, _one_setting_body(subject, beginner[0], strong[0], words))
+        body = _one_setting_body(subject, beginner[0], strong[0], words)
+        sentence = sentence_of(lead, body + (_levels_clause(spec, rows, picked[0]) if body.endswith(words.strong_at)
+                                             else ""))
     else:
         labels = [setting_label(spec.points[i]) for i in picked]
         subject = subject if subject == "it" else subject[:1].lower() + subject[1:]

@@ -324,6 +324,20 @@ def test_the_plain_sentence_leads_with_the_advice_the_answer_supports(tmp_path, 
     assert plain_sentence(spec, [row]) == sentence
 
 
+@pytest.mark.parametrize("other,clause", [
+    ((-0.09, -0.11, -0.07), ""),  # about the first level's: the first sentence speaks of the first level only
+    ((-0.01, -0.015, -0.005), " (the tuned level; 0.01 at the weighted level)"),
+    ((0.001, -0.01, 0.01), " (the tuned level; no clear difference at the weighted level)"),
+    ((0.03, 0.02, 0.04), " (the tuned level; costs about 0.03 places a game at the weighted level)"),
+])
+def test_a_level_that_disagrees_with_the_first_is_named_in_the_first_sentence(tmp_path, other, clause):
+    spec = ex.load_spec(write(tmp_path, "s.toml", LEVELS))
+    first = _row((-0.10, -0.12, -0.08), (-0.05, -0.06, -0.04), (-0.05, -0.07, -0.03))
+    rows = [first, _row(other, (-0.05, -0.06, -0.04), (0.0, -0.1, 0.1)), first]
+    assert plain_sentence(spec, rows) == (
+        f"Hold back copies: it gains about 0.05 places a game among beginners and 0.10 at strong play{clause}.")
+
+
 def test_a_control_weaker_than_the_reference_is_named_in_the_first_sentence(tmp_path):
     spec = _spec(tmp_path)
     row = _with_strength(_row((-0.4, -0.45, -0.35), (-0.01, -0.02, 0.0), (0.0, -0.1, 0.1)), (0.33, 0.3, 0.36))
