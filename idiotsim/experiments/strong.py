@@ -474,13 +474,14 @@ def other_levels(spec: Spec) -> list[int]:
     field, seen = spec.points[0].field, {_contrast(spec.points[0])}
     picked = []
     for i, p in enumerate(spec.points):
-        if p.field == field and _contrast(p) not in seen:
-            seen.add(_contrast(p))
+        contrast = _contrast(p)
+        if p.field == field and contrast not in seen:
+            seen.add(contrast)
             picked.append(i)
     return picked
 
 
-LEVELS_APART = 2.0  # another level's strong effect this many times the first's (or a third of it): named too
+LEVELS_APART = 2.0  # another level's strong effect this many times the first's (or this share of it): named too
 
 
 def _levels_clause(spec: Spec, rows: list, first: int) -> str:
@@ -513,9 +514,8 @@ def plain_sentence(spec: Spec, rows: list[StrongRow], words: ContrastWords = LEV
     lead, it = lead_words(spec, decider)
     subject = subject_words(spec, it, lead)
     if len(picked) == 1:
-        body = _one_setting_body(subject, beginner[0], strong[0], words)
-        sentence = sentence_of(lead, body + (_levels_clause(spec, rows, picked[0]) if body.endswith(words.strong_at)
-                                             else ""))
+        sentence = sentence_of(lead, _one_setting_body(subject, beginner[0], strong[0], words)
+                               + _levels_clause(spec, rows, picked[0]))
     else:
         labels = [setting_label(spec.points[i]) for i in picked]
         subject = subject if subject == "it" else subject[:1].lower() + subject[1:]
