@@ -15,7 +15,7 @@ from idiotsim.errors import UserError
 from idiotsim.runs.atomic_files import check_out_folder
 from idiotsim.runs.chunks import executor_from_flags
 
-KINDS = {"linear": 0, "mlp": 1}
+KINDS = {"linear": 0, "mlp": 1, "mlp2": 2}
 MEMORY_KINDS = {"full": 0, "none": 1, "specials": 2}  # strategies.learned.model.MEMORY_* (not imported: startup)
 
 # The defaults of the options two sub-commands share: generate and loop label positions, train and loop fit,
@@ -24,7 +24,7 @@ PLAYERS = 4
 GAMES = 1000
 COLLECTORS = "basic,search:rollouts=16"
 TURN_SHARE, SWAP_SHARE = 0.5, 0.25
-KIND, HIDDEN, EPOCHS, LR_DECAY, MEMORY = "mlp", 32, 40, 1.0, "full"
+KIND, HIDDEN, HIDDEN2, EPOCHS, LR_DECAY, MEMORY = "mlp", 32, 16, 40, 1.0, "full"
 DEALS = 5000
 
 learn = command_group("Distil the search into a learned player: label positions with the search (generate), fit a "
@@ -51,8 +51,9 @@ RolloutsOpt = Annotated[int, typer.Option(
 TurnShareOpt = Annotated[float, typer.Option("--turn-share", metavar="P",
                                              help="Share of the turns with more than one move labelled.")]
 SwapShareOpt = Annotated[float, typer.Option("--swap-share", metavar="P", help="Share of the swaps labelled.")]
-KindOpt = Annotated[str, typer.Option("--kind", metavar="KIND", help="mlp or linear.")]
-HiddenOpt = Annotated[int, typer.Option("--hidden", metavar="H", help="MLP hidden units.")]
+KindOpt = Annotated[str, typer.Option("--kind", metavar="KIND", help="mlp, mlp2 (two hidden layers) or linear.")]
+HiddenOpt = Annotated[int, typer.Option("--hidden", metavar="H", help="MLP hidden units (mlp2: the first layer's).")]
+Hidden2Opt = Annotated[int, typer.Option("--hidden2", metavar="H2", help="mlp2: the second hidden layer's units.")]
 EpochsOpt = Annotated[int, typer.Option("--epochs", metavar="E", help="At most E epochs.")]
 LrDecayOpt = Annotated[float, typer.Option("--lr-decay", metavar="F", help="The learning rate's factor from one "
                                                                           "epoch to the next (1: constant).")]
@@ -129,18 +130,23 @@ def _check_labelling(players: int, seed: int, games: int, rollouts: int, turn_sh
             raise UserError(f"{name} must be between 0 and 1, got {value}")
 
 
-def _train_config(kind: str, hidden: int, epochs: int, lr_decay: float, memory: str, seed: int):
+def _train_config(kind: str, hidden: int, hidden2: int, epochs: int, lr_decay: float, memory: str, seed: int):
     """The options of train and loop that say how a model is fitted."""
     from idiotsim.learn.train import TrainConfig
+    from idiotsim.strategies.learned.model import MAX_HIDDEN
     if kind not in KINDS:
         raise UserError(f"--kind must be one of {', '.join(KINDS)}, got {kind!r}")
     if memory not in MEMORY_KINDS:
         raise UserError(f"--memory must be one of {', '.join(MEMORY_KINDS)}, got {memory!r}")
     check_seed(seed)
-    _at_least(("--hidden", hidden, 1), ("--epochs", epochs, 1))
+    _at_least(("--hidden", hidden, 1), ("--hidden2", hidden2, 1), ("--epochs", epochs, 1))
+    units = hidden + (hidden2 if kind == "mlp2" else 0)
+    if units > MAX_HIDDEN:
+        raise UserError(f"--hidden {hidden}" + (f" and --hidden2 {hidden2}" if kind == "mlp2" else "")
+                        + f" make {units} hidden units; the player plays at most {MAX_HIDDEN}")
     if not 0 < lr_decay <= 1:
         raise UserError(f"--lr-decay must be in (0, 1], got {lr_decay}")
-    return TrainConfig(kind=KINDS[kind], hidden=hidden, seed=seed, epochs=epochs, lr_decay=lr_decay,
+    return TrainConfig(kind=KINDS[kind], hidden=hidden, hidden2=hidden2 if kind == "mlp2" else 0, seed=seed, epochs=epochs, lr_decay=lr_decay,
                        memory=MEMORY_KINDS[memory])
 
 
@@ -186,6 +192,7 @@ def train(
     margin: Annotated[float, typer.Option("--margin", metavar="M", help="Added to basic's move's score.")] = 0.0,
     kind: KindOpt = KIND,
     hidden: HiddenOpt = HIDDEN,
+    hidden2: Hidden2Opt = HIDDEN2,
     epochs: EpochsOpt = EPOCHS,
     lr_decay: LrDecayOpt = LR_DECAY,
     memory: MemoryOpt = MEMORY,
@@ -193,7 +200,7 @@ def train(
 ) -> None:
     """Fit a model to labelled positions: a learned player, OUT/model.npz, and its held-out figures."""
     from idiotsim.learn.fitting import train_model
-    config = _train_config(kind, hidden, epochs, lr_decay, memory, seed)
+    config = _train_config(kind, hidden, hidden2, epochs, lr_decay, memory, seed)
     folders = [Path(d) for d in data.split(",") if d.strip()]
     if not folders:
         raise UserError("--data needs at least one folder of idiotsim learn generate")
@@ -253,6 +260,7 @@ def loop(
     swap_share: SwapShareOpt = SWAP_SHARE,
     kind: KindOpt = KIND,
     hidden: HiddenOpt = HIDDEN,
+    hidden2: Hidden2Opt = HIDDEN2,
     epochs: EpochsOpt = EPOCHS,
     lr_decay: LrDecayOpt = LR_DECAY,
     memory: MemoryOpt = MEMORY,
@@ -266,7 +274,7 @@ def loop(
     student joins the collectors of the next (OUT/learn.md, its plots and OUT/model.npz)."""
     from idiotsim.learn.loop import LoopConfig, run_loop
     _check_labelling(players, seed, games, rollouts, turn_share, swap_share)
-    train_config = _train_config(kind, hidden, epochs, lr_decay, memory, seed)
+    train_config = _train_config(kind, hidden, hidden2, epochs, lr_decay, memory, seed)
     _at_least(("--deals", deals, 2), ("--tuning-deals", tuning_deals, 2), ("--iterations", iterations, 1))
     check_out_folder(out)
     config = LoopConfig(players=players, seed=seed, iterations=iterations, games=games,

@@ -26,7 +26,7 @@ from idiotsim.runs.atomic_files import make_folder, write_atomic
 from idiotsim.learn.dataset import Positions, held_out_games, positions_of
 from idiotsim.learn.generate import CONFIG_FILE, read_data
 from idiotsim.learn.train import save_model
-from idiotsim.strategies.learned.model import COUNTING_OF_MEMORY, KIND_NAMES, MEMORY_NAMES, with_basic_margin
+from idiotsim.strategies.learned.model import COUNTING_OF_MEMORY, KIND_NAMES, MEMORY_NAMES, MLP2, with_basic_margin
 from idiotsim.learn.train import TrainConfig, choices, fit, model_vector
 
 MODEL_FILE = "model.npz"
@@ -84,8 +84,14 @@ def train_model(data_folders, out, config: TrainConfig, log=None, max_game: int 
     }
     summary["margin"] = margin
     save_model(out / MODEL_FILE, with_basic_margin(model_vector(net, swap_net, config.memory), margin),
-               {"format": 1, "kind": summary["kind"], "hidden": config.hidden, "seed": config.seed, "margin": margin,
+               {"format": 1, "kind": summary["kind"], "hidden": config.hidden, **_second_layer(config), "seed": config.seed,
+                "margin": margin,
                 "memory": MEMORY_NAMES[config.memory], "data": summary["data"], "teachers": teachers,
                 "held_out": summary["held_out"]})
     write_atomic(out / TRAIN_FILE, json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return summary
+
+
+def _second_layer(config: TrainConfig) -> dict:
+    """The model file's note of an MLP2's second layer (nothing for the other kinds: their files stay as they were)."""
+    return {"hidden2": config.hidden2} if config.kind == MLP2 else {}

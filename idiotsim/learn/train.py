@@ -11,7 +11,8 @@ falls geometrically from epoch to epoch, which lets a long fit settle instead of
 first rate.
 
 Kinds (``model``): LINEAR, score = m . (w + s A) (every state input interacts with every move input);
-MLP, score = v . relu(s Ws + m Wm + b) + m . w. The swap head (linear on the swap features) is fitted
+MLP, score = v . relu(s Ws + m Wm + b) + m . w; MLP2, a second hidden layer of `hidden2` units between the
+first and v (score = v . relu(relu(s Ws + m Wm + b) W2 + b2) + m . w). The swap head (linear on the swap features) is fitted
 by the same loss on the swap positions, when the data holds any.
 """
 from __future__ import annotations
@@ -24,13 +25,14 @@ import numpy as np
 from idiotsim.learn.dataset import Positions, move_rows
 from idiotsim.strategies.learned.features import M_BASIC, MOVE_FEATURES, STATE_FEATURES, SWAP_FEATURES
 from idiotsim.runs.atomic_files import write_atomic
-from idiotsim.strategies.learned.model import LINEAR, MEMORY_FULL, MLP, basic_swap_head, pack, write_model_file
+from idiotsim.strategies.learned.model import LINEAR, MEMORY_FULL, MLP, MLP2, basic_swap_head, pack, write_model_file
 
 
 @dataclass(frozen=True)
 class TrainConfig:
     kind: int = MLP
     hidden: int = 32
+    hidden2: int = 0  # the second layer's units (MLP2 only, at least 1 there)
     seed: int = 1
     epochs: int = 40
     patience: int = 6
@@ -54,8 +56,8 @@ class Net:
     """A model's arrays and their forward and backward passes on a batch of positions."""
 
     def __init__(self, kind: int, hidden: int, rng: np.random.Generator, n_state: int = STATE_FEATURES,
-                 n_move: int = MOVE_FEATURES):
-        self.kind, self.hidden = kind, hidden
+                 n_move: int = MOVE_FEATURES, hidden2: int = 0):
+        self.kind, self.hidden, self.hidden2 = kind, hidden, hidden2 if kind == MLP2 else 0
         self.n_state, self.n_move = n_state, n_move
         w = np.zeros(n_move)
         if n_move == MOVE_FEATURES:
@@ -66,12 +68,17 @@ class Net:
             self.arrays = {"Ws": rng.normal(0, 1 / np.sqrt(n_state), (n_state, hidden)),
                            "Wm": rng.normal(0, 1 / np.sqrt(n_move), (n_move, hidden)),
                            "b": np.zeros(hidden), "v": rng.normal(0, 0.1 / np.sqrt(hidden), hidden), "w": w}
+        if kind == MLP2:  # the second layer goes between the first and v
+            self.arrays["W2"] = rng.normal(0, np.sqrt(2 / hidden), (hidden, hidden2))
+            self.arrays["b2"] = np.zeros(hidden2)
+            self.arrays["v"] = rng.normal(0, 0.1 / np.sqrt(hidden2), hidden2)
 
     def body(self) -> np.ndarray:
         a = self.arrays
         if self.kind == LINEAR:
             return np.concatenate([a["A"].ravel(), a["w"]])
-        return np.concatenate([a["Ws"].ravel(), a["Wm"].ravel(), a["b"], a["v"], a["w"]])
+        second = [a["W2"].ravel(), a["b2"]] if self.kind == MLP2 else []
+        return np.concatenate([a["Ws"].ravel(), a["Wm"].ravel(), a["b"], *second, a["v"], a["w"]])
 
     def scores(self, s: np.ndarray, m: np.ndarray, owner: np.ndarray):
         """Every move's score, and what the backward pass needs."""
@@ -81,7 +88,10 @@ class Net:
             return np.einsum("ij,ij->i", m, u[owner] + a["w"]), (u,)
         z = (s @ a["Ws"] + a["b"])[owner] + m @ a["Wm"]
         h = np.maximum(z, 0.0)
-        return h @ a["v"] + m @ a["w"], (h,)
+        if self.kind != MLP2:
+            return h @ a["v"] + m @ a["w"], (h,)
+        h2 = np.maximum(h @ a["W2"] + a["b2"], 0.0)
+        return h2 @ a["v"] + m @ a["w"], (h, h2)
 
     def gradients(self, s, m, owner, move_pos, cache, d) -> dict:
         """The gradient of the loss from d = dloss/dscore per move."""
@@ -89,10 +99,17 @@ class Net:
         if self.kind == LINEAR:
             g = np.add.reduceat(d[:, None] * m, move_pos[:-1], axis=0)  # per position: sum_j d_j m_j
             return {"A": s.T @ g, "w": m.T @ d}
-        (h,) = cache
-        dh = np.outer(d, a["v"]) * (h > 0)
+        if self.kind == MLP2:
+            h, h2 = cache
+            dh2 = np.outer(d, a["v"]) * (h2 > 0)
+            dh = (dh2 @ a["W2"].T) * (h > 0)
+            second = {"W2": h.T @ dh2, "b2": dh2.sum(axis=0), "v": h2.T @ d}
+        else:
+            (h,) = cache
+            dh = np.outer(d, a["v"]) * (h > 0)
+            second = {"v": h.T @ d}
         dpre = np.add.reduceat(dh, move_pos[:-1], axis=0)
-        return {"Ws": s.T @ dpre, "Wm": m.T @ dh, "b": dpre.sum(axis=0), "v": h.T @ d, "w": m.T @ d}
+        return {"Ws": s.T @ dpre, "Wm": m.T @ dh, "b": dpre.sum(axis=0), "w": m.T @ d, **second}
 
 
 def loss_and_slope(score: np.ndarray, y: np.ndarray, move_pos: np.ndarray):
@@ -127,7 +144,7 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
         net = Net(LINEAR, 0, rng, n_state=0, n_move=SWAP_FEATURES)
         net.arrays = {"A": np.zeros((0, SWAP_FEATURES)), "w": basic_swap_head()}
     else:
-        net = Net(config.kind, config.hidden, rng)
+        net = Net(config.kind, config.hidden, rng, hidden2=config.hidden2)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in net.arrays.items()}
     whole_train = _batch(train, np.arange(len(train)), swap)  # the epochs' loss figures, gathered once
     whole_held = _batch(held, np.arange(len(held)), swap)
@@ -166,7 +183,8 @@ def fit(train: Positions, held: Positions, config: TrainConfig, swap: bool = Fal
 
 def model_vector(turn: Net, swap: Net | None, memory: int = MEMORY_FULL) -> np.ndarray:
     head = swap.arrays["w"] if swap is not None else None
-    return pack(turn.kind, turn.hidden if turn.kind == MLP else 0, turn.body(), head, memory=memory)
+    return pack(turn.kind, turn.hidden if turn.kind != LINEAR else 0, turn.body(), head, memory=memory,
+                hidden2=turn.hidden2)
 
 
 def choices(net: Net, data: Positions) -> np.ndarray:

@@ -3,12 +3,15 @@ knobs in ``params``), its file format, and the numba scorer that reads it.
 
 Layout of the vector (offsets from its start):
 
-    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory, 0]   the header (HEADER values)
+    [FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory, hidden2]   the header (HEADER
+        values; hidden2 is the second layer's width of an MLP2, 0 for the other kinds)
     swap head: SWAP_FEATURES weights (a linear score of each distinct face-up choice, R6)
     kind LINEAR: A (STATE_FEATURES x MOVE_FEATURES, row-major), w (MOVE_FEATURES):
         score(move) = m . (w + s A)                       (s: state part, m: move part)
     kind MLP: Ws (STATE_FEATURES x hidden), Wm (MOVE_FEATURES x hidden), b (hidden), v (hidden), w (MOVE_FEATURES):
         score(move) = v . relu(s Ws + m Wm + b) + m . w   (s Ws + b is computed once per decision)
+    kind MLP2: Ws, Wm, b as MLP's, W2 (hidden x hidden2), b2 (hidden2), v (hidden2), w (MOVE_FEATURES):
+        score(move) = v . relu(relu(s Ws + m Wm + b) W2 + b2) + m . w
 
 `memory` is a property of the model, not of a knob: what the inputs it was fitted on remember of the cards that
 have left play, and so the inputs the player computes for it (``features``' `counting`): MEMORY_FULL (0, every
@@ -34,9 +37,9 @@ from idiotsim.strategies.learned.features import FULL, MOVE_FEATURES, NONE, SPEC
 from idiotsim.game.observation import NR
 
 FORMAT = 1.0  # the layout version; a file of another version is refused
-LINEAR, MLP = 0, 1
-KIND_NAMES = {LINEAR: "linear", MLP: "mlp"}
-H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY = range(7)
+LINEAR, MLP, MLP2 = 0, 1, 2
+KIND_NAMES = {LINEAR: "linear", MLP: "mlp", MLP2: "mlp2"}
+H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY, H_HIDDEN2 = range(8)
 MEMORY_FULL, MEMORY_NONE, MEMORY_SPECIALS = 0, 1, 2  # values at H_MEMORY
 MEMORY_NAMES = {MEMORY_FULL: "full", MEMORY_NONE: "none", MEMORY_SPECIALS: "burned 2s and 10s"}
 COUNTING_OF_MEMORY = (FULL, NONE, SPECIALS)  # the features' `counting` argument for each H_MEMORY value
@@ -45,14 +48,16 @@ MAX_HIDDEN = 1024  # the player's hidden-layer buffers live in its stack frame (
 SWAP_HEAD = HEADER
 
 
-def body_size(kind: int, hidden: int) -> int:
+def body_size(kind: int, hidden: int, hidden2: int = 0) -> int:
     if kind == LINEAR:
         return STATE_FEATURES * MOVE_FEATURES + MOVE_FEATURES
+    if kind == MLP2:
+        return (STATE_FEATURES + MOVE_FEATURES + 1) * hidden + (hidden + 2) * hidden2 + MOVE_FEATURES
     return (STATE_FEATURES + MOVE_FEATURES + 2) * hidden + MOVE_FEATURES
 
 
-def model_size(kind: int, hidden: int) -> int:
-    return HEADER + SWAP_FEATURES + body_size(kind, hidden)
+def model_size(kind: int, hidden: int, hidden2: int = 0) -> int:
+    return HEADER + SWAP_FEATURES + body_size(kind, hidden, hidden2)
 
 
 def basic_swap_head() -> np.ndarray:
@@ -63,16 +68,17 @@ def basic_swap_head() -> np.ndarray:
 
 
 def pack(kind: int, hidden: int, body: np.ndarray, swap_head: np.ndarray | None = None,
-         memory: int = MEMORY_FULL) -> np.ndarray:
-    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w); `memory`: the
-    inputs it was fitted on (H_MEMORY)."""
+         memory: int = MEMORY_FULL, hidden2: int = 0) -> np.ndarray:
+    """The model vector of a body (LINEAR: A.ravel(), w; MLP: Ws.ravel(), Wm.ravel(), b, v, w; MLP2: Ws.ravel(),
+    Wm.ravel(), b, W2.ravel(), b2, v, w); `memory`: the inputs it was fitted on (H_MEMORY)."""
     header = np.zeros(HEADER)
-    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY]] = (
-        FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory)
+    header[[H_FORMAT, H_KIND, H_HIDDEN, H_STATE, H_MOVE, H_SWAP, H_MEMORY, H_HIDDEN2]] = (
+        FORMAT, kind, hidden, STATE_FEATURES, MOVE_FEATURES, SWAP_FEATURES, memory, hidden2 if kind == MLP2 else 0)
     head = basic_swap_head() if swap_head is None else np.asarray(swap_head, np.float64)
     vector = np.concatenate([header, head, np.asarray(body, np.float64)])
-    if len(vector) != model_size(kind, hidden):
-        raise ValueError(f"a {KIND_NAMES[kind]} body of hidden {hidden} needs {body_size(kind, hidden)} numbers")
+    if len(vector) != model_size(kind, hidden, hidden2):
+        raise ValueError(f"a {KIND_NAMES[kind]} body of hidden {hidden} needs {body_size(kind, hidden, hidden2)} "
+                         "numbers")
     return vector
 
 
@@ -144,15 +150,20 @@ def check_vector(vector: np.ndarray, where: str) -> None:
         raise UserError(f"learned model {where}: made for another feature layout (kind {kind}, features "
                         f"{v[H_STATE]:g}/{v[H_MOVE]:g}/{v[H_SWAP]:g}; this version has "
                         f"{STATE_FEATURES}/{MOVE_FEATURES}/{SWAP_FEATURES})")
-    if v[H_MEMORY] not in MEMORY_NAMES or v[HEADER - 1] != 0.0:
+    hidden2 = int(v[H_HIDDEN2])
+    if v[H_MEMORY] not in MEMORY_NAMES or (kind != MLP2 and hidden2 != 0):
         raise UserError(f"learned model {where}: its header's memory kind is {v[H_MEMORY]:g} and its last value "
-                        f"{v[HEADER - 1]:g}; this version reads a memory kind of "
-                        + ", ".join(f"{k} ({name})" for k, name in MEMORY_NAMES.items()) + " and a last value of 0")
-    if kind == MLP and not 1 <= hidden <= MAX_HIDDEN:
+                        f"{v[H_HIDDEN2]:g}; this version reads a memory kind of "
+                        + ", ".join(f"{k} ({name})" for k, name in MEMORY_NAMES.items())
+                        + " and a last value of 0 (the second layer's width for an mlp2)")
+    if kind in (MLP, MLP2) and not 1 <= hidden <= MAX_HIDDEN:
         raise UserError(f"learned model {where}: {hidden} hidden units, this version plays 1 to {MAX_HIDDEN}")
-    if len(v) != model_size(kind, hidden):
+    if kind == MLP2 and not 1 <= hidden2 <= MAX_HIDDEN - hidden:
+        raise UserError(f"learned model {where}: {hidden2} units in the second layer, this version plays 1 to "
+                        f"{MAX_HIDDEN - hidden} after a first layer of {hidden}")
+    if len(v) != model_size(kind, hidden, hidden2):
         raise UserError(f"learned model {where}: {len(v)} numbers, a {KIND_NAMES[kind]} model of hidden {hidden} "
-                        f"has {model_size(kind, hidden)}")
+                        f"has {model_size(kind, hidden, hidden2)}")
     if not np.all(np.isfinite(v)):
         raise UserError(f"learned model {where}: holds numbers that are not finite")
 
@@ -207,9 +218,10 @@ def move_score(model, at, pre, n, idx, val, h):
             score += val[i] * pre[idx[i]]
         return score
     hidden = int(model[at + H_HIDDEN])
+    hidden2 = int(model[at + H_HIDDEN2]) if kind == MLP2 else 0
     wm = at + HEADER + SWAP_FEATURES + STATE_FEATURES * hidden
-    v = wm + MOVE_FEATURES * hidden + hidden
-    w = v + hidden
+    v = wm + MOVE_FEATURES * hidden + hidden  # MLP2: W2, then b2, then v
+    w = v + (hidden + 2) * hidden2 if kind == MLP2 else v + hidden
     for k in range(hidden):
         h[k] = pre[k]
     for i in range(n):
@@ -218,9 +230,23 @@ def move_score(model, at, pre, n, idx, val, h):
         row = wm + idx[i] * hidden
         for k in range(hidden):
             h[k] += x * model[row + k]
+    if kind != MLP2:
+        for k in range(hidden):
+            if h[k] > 0.0:
+                score += h[k] * model[v + k]
+        return score
+    b2 = v + hidden * hidden2
+    for j in range(hidden2):  # the second layer's sums in h[hidden:], from the first layer's active units
+        h[hidden + j] = model[b2 + j]
     for k in range(hidden):
         if h[k] > 0.0:
-            score += h[k] * model[v + k]
+            x = h[k]
+            row = v + k * hidden2
+            for j in range(hidden2):
+                h[hidden + j] += x * model[row + j]
+    for j in range(hidden2):
+        if h[hidden + j] > 0.0:
+            score += h[hidden + j] * model[b2 + hidden2 + j]
     return score
 
 

@@ -3,7 +3,8 @@
 - The model file format: round trip, same bytes, one-line errors for missing, corrupt or foreign files.
 - A model that prefers basic's move plays exactly like basic (the candidate list and its ties).
 - The override knobs do what strategies/learned/__init__.py says (R6 swap modes, 10s, copies, pickups, counting).
-- The numba player's move is the numpy trainer's argmax on the same positions (one feature function).
+- The numba player's move is the numpy trainer's argmax on the same positions (one feature function), for
+  every kind; a two-layer model's (MLP2) scores are the trainer's, and its gradient is the loss's slope.
 - Data generation is resumable and gives the same bytes; training gives the same model bytes; the
   learning-rate decay scales each epoch's steps.
 - `idiotsim learn loop` runs end to end on a tiny configuration.
@@ -22,8 +23,8 @@ from idiotsim.strategies.learned.learned_knobs import MODEL_AT
 from idiotsim.learn.dataset import move_rows, positions_of
 from idiotsim.learn.generate import GenerateConfig, generate, read_data
 from idiotsim.learn.train import save_model
-from idiotsim.strategies.learned.model import LINEAR, MLP, basic_model, body_size, load_model, pack
-from idiotsim.learn.train import Net, TrainConfig, choices, fit, model_vector
+from idiotsim.strategies.learned.model import LINEAR, MLP, MLP2, basic_model, body_size, load_model, pack
+from idiotsim.learn.train import Net, TrainConfig, choices, fit, loss_and_slope, model_vector, targets
 from idiotsim.game.rules import Rules
 from idiotsim.engine.batches import play_games, play_seated
 from idiotsim.strategies.loading import load_strategy
@@ -66,6 +67,16 @@ def test_model_file_round_trip_and_errors(tmp_path, basic_model_file):
         save_model(tmp_path / "foreign.npz", foreign, {})
     with pytest.raises(ValueError):
         pack(MLP, 4, np.zeros(3))
+    two_layers = pack(MLP2, 4, np.zeros(body_size(MLP2, 4, 3)), hidden2=3)
+    save_model(tmp_path / "mlp2.npz", two_layers, {})
+    assert np.array_equal(load_model(tmp_path / "mlp2.npz")[0], two_layers)
+    one_layer = pack(MLP, 4, np.zeros(body_size(MLP, 4)))
+    one_layer[7] = 3  # a second layer's width on a one-layer model
+    with pytest.raises(UserError, match="last value of 0"):
+        save_model(tmp_path / "bad.npz", one_layer, {})
+    too_wide = pack(MLP2, 1000, np.zeros(body_size(MLP2, 1000, 30)), hidden2=30)
+    with pytest.raises(UserError, match="1 to 24 after a first layer of 1000"):
+        save_model(tmp_path / "wide.npz", too_wide, {})
 
 
 def test_model_file_errors_are_one_line_in_the_cli(tmp_path, capsys):
@@ -251,8 +262,8 @@ def test_training_is_deterministic_and_the_player_plays_the_trainers_argmax(tiny
     from idiotsim.strategies.learned.policy import turn_move_score
     for memory in (0, 1, 2):  # full, none, specials: fitted on those inputs, played on them
         turn = positions_of(read_data([out]), ob.TURN, counting=COUNTING_OF_MEMORY[memory])
-        for kind, hidden in ((MLP, 4), (LINEAR, 0)):
-            net, _ = fit(turn, turn, TrainConfig(kind=kind, hidden=hidden, epochs=2, batch=32))
+        for kind, hidden, hidden2 in ((MLP, 4, 0), (LINEAR, 0, 0), (MLP2, 5, 3)):
+            net, _ = fit(turn, turn, TrainConfig(kind=kind, hidden=hidden, hidden2=hidden2, epochs=2, batch=32))
             net.arrays = {k: v + np.random.default_rng(1).normal(0, 0.3, v.shape) for k, v in net.arrays.items()}
             path = tmp_path / f"kind{kind}-{memory}.npz"
             save_model(path, model_vector(net, None, memory), {})
@@ -268,6 +279,39 @@ def test_training_is_deterministic_and_the_player_plays_the_trainers_argmax(tiny
     vector, meta = load_model(tmp_path / "c" / MODEL_FILE)
     assert meta["memory"] == "none" and vector[6] == 1
 
+
+
+def test_a_two_layer_models_scores_are_the_trainers_and_its_gradient_is_the_losss_slope(tiny_data, tmp_path):
+    from idiotsim.strategies.learned.policy import turn_move_score
+    out, _ = tiny_data
+    turn = positions_of(read_data([out]), ob.TURN)
+    rng = np.random.default_rng(3)
+    net = Net(MLP2, 5, rng, hidden2=3)
+    net.arrays = {k: rng.normal(0, 0.5, v.shape) for k, v in net.arrays.items()}
+    owner = turn.owner()
+    score, _ = net.scores(turn.state_x, turn.move_x, owner)
+    save_model(tmp_path / "mlp2.npz", model_vector(net, None), {})
+    params = load_strategy(str(tmp_path / "mlp2.npz")).params
+    played = [turn_move_score(o, h, params, m) for o, h, m in zip(turn.obs[owner], turn.hand[owner], turn.moves)]
+    assert np.allclose(played, score, rtol=0, atol=1e-9)
+    few = turn.subset(np.arange(len(turn)) < 40)
+    s, m, owner, y = few.state_x, few.move_x, few.owner(), targets(few.place, few.move_pos)
+
+    def loss():
+        return loss_and_slope(net.scores(s, m, owner)[0], y, few.move_pos)[0]
+    score, cache = net.scores(s, m, owner)
+    grads = net.gradients(s, m, owner, few.move_pos, cache, loss_and_slope(score, y, few.move_pos)[1])
+    assert set(grads) == set(net.arrays)
+    for name, array in net.arrays.items():
+        for flat in rng.choice(array.size, min(array.size, 6), replace=False):
+            at = np.unravel_index(flat, array.shape)
+            keep = array[at]
+            array[at] = keep + 1e-6
+            up = loss()
+            array[at] = keep - 1e-6
+            down = loss()
+            array[at] = keep
+            assert grads[name][at] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-8), (name, at)
 
 
 def test_learning_rate_decay_scales_each_epochs_steps(tiny_data):
@@ -287,6 +331,15 @@ def test_learning_rate_decay_scales_each_epochs_steps(tiny_data):
 def test_lr_decay_out_of_range_is_a_one_line_error(tmp_path, capsys):
     line = cli_user_error(capsys, "learn", "train", "--data", tmp_path, "--lr-decay", "0", "--out", tmp_path / "m")
     assert "--lr-decay" in line
+
+
+@pytest.mark.parametrize("args, says", [(("--kind", "mlp2", "--hidden", "1000", "--hidden2", "30"), "1030 hidden units"),
+                                        (("--hidden", "2000"), "2000 hidden units"),
+                                        (("--kind", "mlp2", "--hidden2", "0"), "--hidden2"),
+                                        (("--kind", "mlp3"), "mlp, mlp2")])
+def test_a_model_too_wide_to_play_is_refused_before_training(tmp_path, capsys, args, says):
+    line = cli_user_error(capsys, "learn", "train", "--data", tmp_path, *args, "--out", tmp_path / "m")
+    assert says in line
 
 @pytest.mark.long(60)
 def test_learn_loop_end_to_end(tmp_path, capsys):
