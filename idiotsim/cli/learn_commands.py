@@ -146,8 +146,8 @@ def _train_config(kind: str, hidden: int, hidden2: int, epochs: int, lr_decay: f
                         + f" make {units} hidden units; the player plays at most {MAX_HIDDEN}")
     if not 0 < lr_decay <= 1:
         raise UserError(f"--lr-decay must be in (0, 1], got {lr_decay}")
-    return TrainConfig(kind=KINDS[kind], hidden=hidden, hidden2=hidden2 if kind == "mlp2" else 0, seed=seed, epochs=epochs, lr_decay=lr_decay,
-                       memory=MEMORY_KINDS[memory])
+    return TrainConfig(kind=KINDS[kind], hidden=hidden, hidden2=hidden2 if kind == "mlp2" else 0, seed=seed,
+                       epochs=epochs, lr_decay=lr_decay, memory=MEMORY_KINDS[memory])
 
 
 @sub_command(learn, "generate")

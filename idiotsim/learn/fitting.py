@@ -84,8 +84,8 @@ def train_model(data_folders, out, config: TrainConfig, log=None, max_game: int 
     }
     summary["margin"] = margin
     save_model(out / MODEL_FILE, with_basic_margin(model_vector(net, swap_net, config.memory), margin),
-               {"format": 1, "kind": summary["kind"], "hidden": config.hidden, **_second_layer(config), "seed": config.seed,
-                "margin": margin,
+               {"format": 1, "kind": summary["kind"], "hidden": config.hidden, **_second_layer(config),
+                "seed": config.seed, "margin": margin,
                 "memory": MEMORY_NAMES[config.memory], "data": summary["data"], "teachers": teachers,
                 "held_out": summary["held_out"]})
     write_atomic(out / TRAIN_FILE, json.dumps(summary, indent=1, sort_keys=True) + "\n")
@@ -93,5 +93,6 @@ def train_model(data_folders, out, config: TrainConfig, log=None, max_game: int 
 
 
 def _second_layer(config: TrainConfig) -> dict:
-    """The model file's note of an MLP2's second layer (nothing for the other kinds: their files stay as they were)."""
+    """The model file's note of an MLP2's second layer (nothing for the other kinds: their files stay as
+    they were)."""
     return {"hidden2": config.hidden2} if config.kind == MLP2 else {}

@@ -11,9 +11,9 @@ falls geometrically from epoch to epoch, which lets a long fit settle instead of
 first rate.
 
 Kinds (``model``): LINEAR, score = m . (w + s A) (every state input interacts with every move input);
-MLP, score = v . relu(s Ws + m Wm + b) + m . w; MLP2, a second hidden layer of `hidden2` units between the
-first and v (score = v . relu(relu(s Ws + m Wm + b) W2 + b2) + m . w). The swap head (linear on the swap features) is fitted
-by the same loss on the swap positions, when the data holds any.
+MLP, score = v . relu(s Ws + m Wm + b) + m . w; MLP2, a second hidden layer of `hidden2` units between
+the first and v (score = v . relu(relu(s Ws + m Wm + b) W2 + b2) + m . w). The swap head (linear on the
+swap features) is fitted by the same loss on the swap positions, when the data holds any.
 """
 from __future__ import annotations
 

@@ -333,10 +333,11 @@ def test_lr_decay_out_of_range_is_a_one_line_error(tmp_path, capsys):
     assert "--lr-decay" in line
 
 
-@pytest.mark.parametrize("args, says", [(("--kind", "mlp2", "--hidden", "1000", "--hidden2", "30"), "1030 hidden units"),
-                                        (("--hidden", "2000"), "2000 hidden units"),
-                                        (("--kind", "mlp2", "--hidden2", "0"), "--hidden2"),
-                                        (("--kind", "mlp3"), "mlp, mlp2")])
+@pytest.mark.parametrize("args, says", [
+    (("--kind", "mlp2", "--hidden", "1000", "--hidden2", "30"), "1030 hidden units"),
+    (("--hidden", "2000"), "2000 hidden units"),
+    (("--kind", "mlp2", "--hidden2", "0"), "--hidden2"),
+    (("--kind", "mlp3"), "mlp, mlp2")])
 def test_a_model_too_wide_to_play_is_refused_before_training(tmp_path, capsys, args, says):
     line = cli_user_error(capsys, "learn", "train", "--data", tmp_path, *args, "--out", tmp_path / "m")
     assert says in line
