@@ -140,10 +140,11 @@ def _train_config(kind: str, hidden: int, hidden2: int, epochs: int, lr_decay: f
         raise UserError(f"--memory must be one of {', '.join(MEMORY_KINDS)}, got {memory!r}")
     check_seed(seed)
     _at_least(("--hidden", hidden, 1), ("--hidden2", hidden2, 1), ("--epochs", epochs, 1))
-    units = hidden + (hidden2 if kind == "mlp2" else 0)
-    if units > MAX_HIDDEN:
-        raise UserError(f"--hidden {hidden}" + (f" and --hidden2 {hidden2}" if kind == "mlp2" else "")
-                        + f" make {units} hidden units; the player plays at most {MAX_HIDDEN}")
+    if kind == "mlp2" and hidden + hidden2 > MAX_HIDDEN:
+        raise UserError(f"--hidden {hidden} and --hidden2 {hidden2} make {hidden + hidden2} hidden units; the player "
+                        f"plays at most {MAX_HIDDEN}")
+    if hidden > MAX_HIDDEN:
+        raise UserError(f"--hidden {hidden}: the player plays at most {MAX_HIDDEN} hidden units")
     if not 0 < lr_decay <= 1:
         raise UserError(f"--lr-decay must be in (0, 1], got {lr_decay}")
     return TrainConfig(kind=KINDS[kind], hidden=hidden, hidden2=hidden2 if kind == "mlp2" else 0, seed=seed,

@@ -335,7 +335,7 @@ def test_lr_decay_out_of_range_is_a_one_line_error(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, says", [
     (("--kind", "mlp2", "--hidden", "1000", "--hidden2", "30"), "1030 hidden units"),
-    (("--hidden", "2000"), "2000 hidden units"),
+    (("--hidden", "2000"), "--hidden 2000: the player plays at most 1024"),
     (("--kind", "mlp2", "--hidden2", "0"), "--hidden2"),
     (("--kind", "mlp3"), "mlp, mlp2")])
 def test_a_model_too_wide_to_play_is_refused_before_training(tmp_path, capsys, args, says):
