@@ -65,13 +65,13 @@ class Net:
         if kind == LINEAR:
             self.arrays = {"A": np.zeros((n_state, n_move)), "w": w}
         else:
+            last = self.hidden2 or hidden  # the width v reads: an MLP2's second layer goes between the first and v
             self.arrays = {"Ws": rng.normal(0, 1 / np.sqrt(n_state), (n_state, hidden)),
                            "Wm": rng.normal(0, 1 / np.sqrt(n_move), (n_move, hidden)),
-                           "b": np.zeros(hidden), "v": rng.normal(0, 0.1 / np.sqrt(hidden), hidden), "w": w}
-        if kind == MLP2:  # the second layer goes between the first and v
+                           "b": np.zeros(hidden), "v": rng.normal(0, 0.1 / np.sqrt(last), last), "w": w}
+        if kind == MLP2:
             self.arrays["W2"] = rng.normal(0, np.sqrt(2 / hidden), (hidden, hidden2))
             self.arrays["b2"] = np.zeros(hidden2)
-            self.arrays["v"] = rng.normal(0, 0.1 / np.sqrt(hidden2), hidden2)
 
     def body(self) -> np.ndarray:
         a = self.arrays
